@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { CheckService } from '../service/check-service.js';
+import type { CheckGroupService } from '../service/check-group-service.js';
+import type { Store } from '../store/create-store.js';
+
+/** The Fastify instance routes are registered on, typed by TypeBox schemas. */
+export type Api = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** What route modules may use: the services (and the store for simple resources). */
+export interface ApiContext {
+  config: Config;
+  store: Store;
+  checks: CheckService;
+  groups: CheckGroupService;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller; set on every route not marked `config.public`. */
+    principal: import('./authenticate.js').Principal;
+  }
+  interface FastifyContextConfig {
+    /** Routes anyone may call without an API key (specification documents, pings, triggers). */
+    public?: boolean;
+  }
+}

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import { hashApiKey } from '../domain/api-key.js';
+import { LookoutError } from '../domain/lookout-error.js';
+import type { KeyOwner } from '../store/accounts-repository.js';
+import type { Store } from '../store/create-store.js';
+
+/** Account headers accepted, canonical first (conventions.md). */
+export const ACCOUNT_HEADERS = ['x-lookout-account', 'x-service-account', 'x-checkly-account'] as const;
+
+/** Who made a request. */
+export type Principal = KeyOwner;
+
+const CACHE_TTL_MS = 10_000;
+const CACHE_MAX = 10_000;
+
+/**
+ * Resolves `Authorization: Bearer <key>` to its account. Key look-ups are cached for a few seconds
+ * (by hash), which keeps the hot read path to one query.
+ */
+export function createAuthenticator(store: Store) {
+  const cache = new Map<string, { owner: KeyOwner | null; until: number }>();
+
+  async function owner(keyHash: string): Promise<KeyOwner | null> {
+    const now = Date.now();
+    const hit = cache.get(keyHash);
+    if (hit && hit.until > now) return hit.owner;
+    const found = (await store.accounts.findKey(keyHash)) ?? null;
+    if (cache.size >= CACHE_MAX) cache.clear();
+    // Unknown keys are cached briefly too, so guessing costs no database work.
+    cache.set(keyHash, { owner: found, until: now + CACHE_TTL_MS });
+    return found;
+  }
+
+  return async function authenticate(req: FastifyRequest): Promise<Principal> {
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) throw new LookoutError('UNAUTHENTICATED', 'Missing or malformed Authorization header: expected "Bearer <API key>"');
+    const found = await owner(hashApiKey(match[1]!));
+    if (!found) throw new LookoutError('UNAUTHENTICATED', 'Unknown API key');
+    for (const name of ACCOUNT_HEADERS) {
+      const value = req.headers[name];
+      if (value === undefined || value === '') continue;
+      if (value !== found.accountId) {
+        throw new LookoutError('FORBIDDEN', `This API key does not give access to account "${String(value)}"`);
+      }
+    }
+    return found;
+  };
+}

@@ -1,0 +1,75 @@
+import Type from 'typebox';
+import { TYPED_ROUTE_SEGMENTS, type CheckType } from '../domain/catalog.js';
+import type { CheckFilter } from '../store/checks-repository.js';
+import type { Api, ApiContext } from './api-context.js';
+import { sendPage } from './pagination.js';
+import { normaliseQueryArrays } from './query-arrays.js';
+import { AutoAssignQuery } from './schemas/common.js';
+import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS, CheckListQuery, GenericCheckBody } from './schemas/check-schemas.js';
+import { LookoutError } from '../domain/lookout-error.js';
+
+const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+const tags = ['Checks'];
+
+/** `/v1/checks`: typed and generic create/update, list with filters, get and delete. */
+export function checksRoutes(app: Api, { checks }: ApiContext): void {
+  for (const [segment, type] of Object.entries(TYPED_ROUTE_SEGMENTS) as [string, CheckType][]) {
+    app.post(`/v1/checks/${segment}`, {
+      schema: { tags, summary: `Create a ${type} check`, querystring: AutoAssignQuery, body: CHECK_CREATE_SCHEMAS[type] },
+    }, async (req, reply) => {
+      const created = await checks.create(req.principal.accountId, type, req.body, req.query as { autoAssignAlerts?: boolean });
+      return reply.code(201).send(created);
+    });
+    app.put(`/v1/checks/${segment}/:id`, {
+      schema: { tags, summary: `Update a ${type} check`, params: IdParams, querystring: AutoAssignQuery, body: CHECK_UPDATE_SCHEMAS[type] },
+    }, async (req) => checks.update(req.principal.accountId, req.params.id, type, req.body, req.query as { autoAssignAlerts?: boolean }));
+  }
+
+  app.post('/v1/checks', {
+    schema: { tags, summary: 'Create a check of any type (type from checkType)', querystring: AutoAssignQuery, body: GenericCheckBody },
+  }, async (req, reply) => {
+    const type = req.body.checkType;
+    if (!type) {
+      throw new LookoutError('VALIDATION', '"checkType" is required', { issues: [{ key: 'checkType', message: 'is required' }], source: 'payload' });
+    }
+    const { checkType: _t, ...rest } = req.body as Record<string, unknown>;
+    const created = await checks.create(req.principal.accountId, type, rest, req.query as { autoAssignAlerts?: boolean });
+    return reply.code(201).send(created);
+  });
+
+  app.put('/v1/checks/:id', {
+    schema: { tags, summary: 'Update a check of any type', params: IdParams, querystring: AutoAssignQuery, body: GenericCheckBody },
+  }, async (req) => checks.update(req.principal.accountId, req.params.id, undefined, req.body, req.query as { autoAssignAlerts?: boolean }));
+
+  app.get('/v1/checks', {
+    schema: {
+      tags,
+      summary: 'List checks',
+      description: 'Filters: tag (repeatable; a check must carry every tag given), checkType, groupId, activated, ids (comma-separated), search (name contains), status (passing|failing|degraded).',
+      querystring: Type.Object({
+        ...CheckListQuery.properties,
+        search: Type.Optional(Type.String({ maxLength: 256 })),
+        status: Type.Optional(Type.Enum(['passing', 'failing', 'degraded'])),
+      }, { additionalProperties: false }),
+    },
+    preValidation: normaliseQueryArrays(['tag', 'ids'], ['ids']),
+  }, async (req, reply) => {
+    const q = req.query;
+    const filter: CheckFilter = {
+      ids: q.ids, tags: q.tag, checkType: q.checkType, groupId: q.groupId, activated: q.activated,
+      search: q.search, status: q.status as CheckFilter['status'], urlPattern: q.apiCheckUrlFilterPattern,
+    };
+    const page = q.page ?? 1;
+    const limit = q.limit ?? 10;
+    const { items, total } = await checks.list(req.principal.accountId, filter, page, limit);
+    return sendPage(reply, items, total, page, limit);
+  });
+
+  app.get('/v1/checks/:id', { schema: { tags, summary: 'Get a check', params: IdParams } }, async (req) =>
+    checks.get(req.principal.accountId, req.params.id));
+
+  app.delete('/v1/checks/:id', { schema: { tags, summary: 'Delete a check', params: IdParams } }, async (req, reply) => {
+    await checks.delete(req.principal.accountId, req.params.id);
+    return reply.code(204).send();
+  });
+}

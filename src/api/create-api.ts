@@ -1,0 +1,94 @@
+import Fastify, { LogController } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
+import type { Api, ApiContext } from './api-context.js';
+import { createAuthenticator } from './authenticate.js';
+import { errorBody, installErrorHandling } from './http-errors.js';
+import { validatorCompiler } from './validation.js';
+import { ROUTE_MODULES } from './routes.js';
+
+/** Options of the REST API server. */
+export interface ApiOptions {
+  context: ApiContext;
+  logger: Logger;
+}
+
+/** Builds the REST API (not listening yet): conventions, auth, rate limits, OpenAPI and every route. */
+export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
+  const { config, store } = context;
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: config.bodyLimit,
+    // Per-request logs only when debugging: at thousands of requests a second they would dominate.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Client-supplied request ids make request logs joinable across the GraphQL layer and the service.
+    requestIdHeader: 'x-request-id',
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
+
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandling(app);
+
+  // Clients send `Content-Type: application/json` on bodiless GET and DELETE requests: an empty body is no body.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    jsonParser(req, body as string, done);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Lookout API',
+        version: '1',
+        description: 'Uptime and synthetic monitoring: checks, groups, alert channels, results and status pages.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          account: { type: 'apiKey', in: 'header', name: 'X-Lookout-Account' },
+        },
+      },
+      security: [{ bearer: [], account: [] }],
+    },
+  });
+
+  const authenticate = createAuthenticator(store);
+  app.decorateRequest('principal', null as never);
+  app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.config?.public || req.is404) return;
+    req.principal = await authenticate(req);
+  });
+
+  if (config.rateLimitMax > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      max: config.rateLimitMax,
+      timeWindow: 60_000,
+      hook: 'preValidation',
+      // One budget per route per account (public routes: per client address).
+      keyGenerator: (req) => `${req.principal?.accountId ?? req.ip}|${req.method}|${req.routeOptions.url}`,
+      addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
+      errorResponseBuilder: (_req, ctx) => ({
+        ...errorBody(429, `Rate limit exceeded: ${ctx.max} requests per 60 seconds; retry in ${ctx.after}`),
+        attributes: { limit: ctx.max, window: 60, retryAfter: Math.ceil(ctx.ttl / 1000) },
+      }),
+    });
+  }
+
+  for (const register of ROUTE_MODULES) register(app, context);
+
+  app.get('/openapi.json', { schema: { hide: true }, config: { public: true, rateLimit: false } as never }, async () => app.swagger());
+  app.get('/swagger.json', { schema: { hide: true }, config: { public: true, rateLimit: false } as never }, async (_req, reply) => {
+    reply.header('Deprecation', 'true').header('Link', '</openapi.json>; rel="successor-version"');
+    return app.swagger();
+  });
+  app.get('/health', { schema: { hide: true }, config: { public: true, rateLimit: false } as never }, async () => ({ status: 'ok' }));
+  return app;
+}
+
+export type { TypeBoxTypeProvider };

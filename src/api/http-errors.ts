@@ -1,0 +1,72 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { isLookoutError, type ErrorCode } from '../domain/lookout-error.js';
+
+/** HTTP status per stable error code: the only place codes become statuses. */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  VALIDATION: 400,
+  UNAUTHENTICATED: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  TIMEOUT: 408,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};
+
+/** Reason phrases as conventions.md spells them (408 is "Request Time-out"). */
+export const REASON: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
+  405: 'Method Not Allowed', 406: 'Not Acceptable', 408: 'Request Time-out', 409: 'Conflict',
+  413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
+  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
+  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Time-out',
+};
+
+/** The error body every route answers with. */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  validation?: { source: string; keys: string[] };
+  attributes?: Record<string, unknown>;
+}
+
+export function errorBody(statusCode: number, message: string, extra: Partial<ErrorBody> = {}): ErrorBody {
+  return { statusCode, error: REASON[statusCode] ?? 'Error', message, ...extra };
+}
+
+/** Installs the error and not-found handlers that give every failure the conventions.md shape. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send(errorBody(404, `Route ${req.method}:${req.url.split('?')[0]} not found`));
+  });
+
+  app.setErrorHandler((err: FastifyError | Record<string, any>, req, reply) => {
+    if (isLookoutError(err)) {
+      const status = STATUS_OF[err.code];
+      if (err.retryAfter != null) reply.header('Retry-After', String(err.retryAfter));
+      const extra: Partial<ErrorBody> = {};
+      if (err.code === 'VALIDATION') extra.validation = { source: err.source ?? 'payload', keys: err.issues.map((i) => i.key) };
+      if (err.attributes) extra.attributes = err.attributes;
+      if (status >= 500) req.log.error({ err }, 'request failed');
+      return reply.code(status).send(errorBody(status, err.message, extra));
+    }
+    // Already shaped (the rate limiter throws its 429 body).
+    if (!(err instanceof Error) && typeof err.statusCode === 'number' && typeof err.error === 'string') {
+      return reply.code(err.statusCode).send(err);
+    }
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) {
+      req.log.error({ err }, 'unexpected error');
+      return reply.code(500).send(errorBody(500, 'An internal server error occurred'));
+    }
+    const message = err.code === 'FST_ERR_CTP_INVALID_JSON' || err.name === 'SyntaxError'
+      ? 'Body is not valid JSON'
+      : String(err.message ?? REASON[status]);
+    const extra: Partial<ErrorBody> = status === 400 ? { validation: { source: 'payload', keys: [] } } : {};
+    return reply.code(status).send(errorBody(status, message, extra));
+  });
+}

@@ -1,0 +1,215 @@
+import Type from 'typebox';
+import {
+  ASSERTION_SOURCES, BODY_TYPES, CHECK_TYPES, DNS_PROTOCOLS, DNS_RECORD_TYPES, HTTP_METHODS, IP_FAMILIES,
+  TIME_UNITS, type CheckType,
+} from '../../domain/catalog.js';
+import {
+  AlertChannelSubscriptionInput, AlertSettings, Assertion, EnvironmentVariables, KeyValue, LocationList,
+  Nullable, PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,
+} from './common.js';
+
+const assertionsFor = (type: CheckType) =>
+  Type.Array(
+    Type.Object({ ...Assertion.properties, source: Type.Enum([...(ASSERTION_SOURCES[type] ?? [])]) }, { additionalProperties: false }),
+    { maxItems: 100 },
+  );
+
+const BasicAuth = Nullable(
+  Type.Object({ username: Type.String({ maxLength: 1024 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false }),
+);
+
+export const ApiRequest = Type.Object(
+  {
+    method: Type.Optional(Type.Enum([...HTTP_METHODS])),
+    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    followRedirects: Type.Optional(Type.Boolean()),
+    skipSSL: Type.Optional(Type.Boolean()),
+    ipFamily: Type.Optional(Type.Enum([...IP_FAMILIES])),
+    body: Type.Optional(Nullable(Type.String({ maxLength: 1_000_000 }))),
+    bodyType: Type.Optional(Type.Enum([...BODY_TYPES])),
+    headers: Type.Optional(Type.Array(KeyValue, { maxItems: 100 })),
+    queryParameters: Type.Optional(Type.Array(KeyValue, { maxItems: 100 })),
+    assertions: Type.Optional(assertionsFor('API')),
+    basicAuth: Type.Optional(BasicAuth),
+  },
+  { additionalProperties: false },
+);
+
+export const UrlRequest = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    followRedirects: Type.Optional(Type.Boolean()),
+    skipSSL: Type.Optional(Type.Boolean()),
+    ipFamily: Type.Optional(Type.Enum([...IP_FAMILIES])),
+    assertions: Type.Optional(assertionsFor('URL')),
+  },
+  { additionalProperties: false },
+);
+
+export const TcpRequest = Type.Object(
+  {
+    hostname: Type.String({ minLength: 1, maxLength: 1024 }),
+    port: Type.Integer({ minimum: 1, maximum: 65535 }),
+    data: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
+    ipFamily: Type.Optional(Type.Enum([...IP_FAMILIES])),
+    assertions: Type.Optional(assertionsFor('TCP')),
+  },
+  { additionalProperties: false },
+);
+
+export const DnsRequest = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 253 }),
+    recordType: Type.Optional(Type.Enum([...DNS_RECORD_TYPES])),
+    nameServer: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+    port: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 65535 }))),
+    protocol: Type.Optional(Type.Enum([...DNS_PROTOCOLS])),
+    assertions: Type.Optional(assertionsFor('DNS')),
+  },
+  { additionalProperties: false },
+);
+
+export const IcmpRequest = Type.Object(
+  {
+    hostname: Type.String({ minLength: 1, maxLength: 1024 }),
+    ipFamily: Type.Optional(Type.Enum([...IP_FAMILIES])),
+    pingCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+    assertions: Type.Optional(assertionsFor('ICMP')),
+  },
+  { additionalProperties: false },
+);
+
+export const Heartbeat = Type.Object(
+  {
+    period: Type.Integer({ minimum: 1 }),
+    periodUnit: Type.Enum([...TIME_UNITS]),
+    grace: Type.Integer({ minimum: 0 }),
+    graceUnit: Type.Enum([...TIME_UNITS]),
+    // Server-assigned; clients that read a check and send it back include them.
+    pingToken: Type.Optional(Type.String()),
+    pingUrl: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+const Dependency = Type.Object(
+  { path: Type.String({ minLength: 1, maxLength: 1024 }), content: Type.String({ maxLength: 1_000_000 }) },
+  { additionalProperties: false },
+);
+
+/** Fields every check type accepts. */
+const common = {
+  name: Type.String({ minLength: 1, maxLength: 2048 }),
+  activated: Type.Optional(Type.Boolean()),
+  muted: Type.Optional(Type.Boolean()),
+  doubleCheck: Type.Optional(Type.Boolean()),
+  shouldFail: Type.Optional(Type.Boolean()),
+  locations: Type.Optional(LocationList),
+  privateLocations: Type.Optional(PrivateLocationList),
+  tags: Type.Optional(Tags),
+  alertSettings: Type.Optional(Nullable(AlertSettings)),
+  useGlobalAlertSettings: Type.Optional(Type.Boolean()),
+  groupId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  groupOrder: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  runtimeId: Type.Optional(RuntimeIdField),
+  alertChannelSubscriptions: Type.Optional(Nullable(Type.Array(AlertChannelSubscriptionInput, { maxItems: 100 }))),
+  retryStrategy: Type.Optional(Nullable(RetryStrategy)),
+  triggerIncident: Type.Optional(
+    Nullable(
+      Type.Object(
+        {
+          serviceId: Type.String({ minLength: 1 }),
+          name: Type.String({ minLength: 1, maxLength: 255 }),
+          description: Type.Optional(Type.String({ maxLength: 2000 })),
+          notifySubscribers: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  ),
+  runParallel: Type.Optional(Type.Boolean()),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  frequency: Type.Optional(Type.Integer({ minimum: 0, maximum: 1440 })),
+  frequencyOffset: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  environmentVariables: Type.Optional(EnvironmentVariables),
+};
+
+const responseTimes = {
+  degradedResponseTime: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  maxResponseTime: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+};
+
+const scripted = {
+  script: Nullable(Type.String({ maxLength: 1_000_000 })),
+  scriptPath: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+  dependencies: Type.Optional(Nullable(Type.Array(Dependency, { maxItems: 100 }))),
+  sslCheckDomain: Type.Optional(Nullable(Type.String({ maxLength: 253 }))),
+};
+
+const setupTeardown = {
+  setupSnippetId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  tearDownSnippetId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  localSetupScript: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
+  localTearDownScript: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
+};
+
+/** Every property optional, unknown properties still stripped (Type.Partial drops that flag). */
+export function partialObject(schema: Type.TObject): Type.TObject {
+  const props = Object.fromEntries(
+    Object.entries(schema.properties).map(([k, v]) => [k, Type.IsOptional(v) ? v : Type.Optional(v)]),
+  );
+  return Type.Object(props, { additionalProperties: false });
+}
+
+const obj = (props: Type.TProperties) => Type.Object(props, { additionalProperties: false });
+
+/** The create body of each check type; update bodies are the same with every field optional. */
+export const CHECK_CREATE_SCHEMAS: Record<CheckType, Type.TObject> = {
+  API: obj({ ...common, ...responseTimes, ...setupTeardown, request: ApiRequest, sslCheckDomain: scripted.sslCheckDomain }),
+  URL: obj({ ...common, ...responseTimes, request: UrlRequest, sslCheckDomain: scripted.sslCheckDomain }),
+  TCP: obj({ ...common, ...responseTimes, request: TcpRequest }),
+  DNS: obj({ ...common, ...responseTimes, request: DnsRequest }),
+  ICMP: obj({ ...common, ...responseTimes, request: IcmpRequest }),
+  HEARTBEAT: obj({ ...common, heartbeat: Heartbeat }),
+  BROWSER: obj({ ...common, ...scripted }),
+  MULTI_STEP: obj({ ...common, ...scripted }),
+  PLAYWRIGHT: obj({ ...common, ...scripted, script: Type.Optional(scripted.script) }),
+  AGENTIC: obj({ ...common, prompt: Type.String({ minLength: 1, maxLength: 10_000 }) }),
+};
+
+/**
+ * Update bodies: every field optional, and the nested `request`/`heartbeat` objects too, because an
+ * update merges into the stored check (the merged result is then held to the create schema).
+ */
+export const CHECK_UPDATE_SCHEMAS = Object.fromEntries(
+  CHECK_TYPES.map((t) => {
+    const props: Type.TProperties = { ...CHECK_CREATE_SCHEMAS[t].properties };
+    for (const nested of ['request', 'heartbeat']) {
+      const schema = props[nested];
+      if (schema && Type.IsObject(schema)) props[nested] = partialObject(schema);
+    }
+    return [t, partialObject(Type.Object(props))];
+  }),
+) as Record<CheckType, Type.TObject>;
+
+/**
+ * Body of the generic `POST /v1/checks` / `PUT /v1/checks/{id}`: only `checkType` is read here;
+ * the rest is validated against that type's schema by the handler.
+ */
+export const GenericCheckBody = Type.Object({
+  checkType: Type.Optional(Type.Enum([...CHECK_TYPES])),
+});
+
+export const CheckListQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+    tag: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 50 })),
+    checkType: Type.Optional(Type.Enum([...CHECK_TYPES])),
+    groupId: Type.Optional(Type.Integer({ minimum: 1 })),
+    activated: Type.Optional(Type.Boolean()),
+    ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { maxItems: 100 })),
+    apiCheckUrlFilterPattern: Type.Optional(Type.String({ maxLength: 2048 })),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,63 @@
+import { hashApiKey, maskApiKey, newApiKey } from '../domain/api-key.js';
+import type { Store } from '../store/create-store.js';
+
+/** What bootstrapping did: an account and key exist; `apiKey` is set only when a key was made now. */
+export interface BootstrapResult {
+  accountId: string;
+  apiKey?: string;
+  created: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Creates an account with a user and a fresh API key (the raw key is returned once, never stored). */
+export async function createAccountWithKey(store: Store, input: { name: string; id?: string; apiKey?: string; keyName?: string }) {
+  return store.transaction(async (repos) => {
+    const account = await repos.accounts.create({ id: input.id, name: input.name });
+    const user = await repos.accounts.createUser({ accountId: account.id, name: 'Admin', email: 'admin@localhost' });
+    const apiKey = input.apiKey ?? newApiKey();
+    await repos.accounts.createKey({ accountId: account.id, userId: user.id, name: input.keyName ?? 'bootstrap', keyHash: hashApiKey(apiKey), maskedKey: maskApiKey(apiKey) });
+    return { accountId: account.id, apiKey };
+  });
+}
+
+/** Adds a key to an existing account. */
+export async function createKeyForAccount(store: Store, accountId: string, name = 'cli') {
+  const account = await store.accounts.get(accountId);
+  if (!account) throw new Error(`Account ${accountId} does not exist`);
+  const user = await store.accounts.firstUser(accountId);
+  const apiKey = newApiKey();
+  await store.accounts.createKey({ accountId, userId: user?.id ?? null, name, keyHash: hashApiKey(apiKey), maskedKey: maskApiKey(apiKey) });
+  return apiKey;
+}
+
+/**
+ * Makes sure the embedded server has an account to use. With LOOKOUT_ACCOUNT_ID / LOOKOUT_API_KEY
+ * given, that account and key exist afterwards; otherwise the first start creates an account and a key.
+ */
+export async function bootstrap(store: Store, env: { accountId?: string; apiKey?: string }): Promise<BootstrapResult> {
+  if (env.accountId && !UUID.test(env.accountId)) throw new Error('LOOKOUT_ACCOUNT_ID must be a UUID');
+  if (env.apiKey && env.apiKey.length < 16) throw new Error('LOOKOUT_API_KEY must be at least 16 characters');
+  if (env.accountId || env.apiKey) {
+    const accountId = env.accountId ?? (await store.db.query<{ id: string }>('SELECT id FROM accounts ORDER BY created_at LIMIT 1'))[0]?.id;
+    if (!accountId || !(await store.accounts.get(accountId))) {
+      const made = await createAccountWithKey(store, { id: accountId, name: 'Default account', apiKey: env.apiKey });
+      return { accountId: made.accountId, created: true, ...(env.apiKey ? {} : { apiKey: made.apiKey }) };
+    }
+    if (env.apiKey) {
+      const owner = await store.accounts.findKey(hashApiKey(env.apiKey));
+      if (owner && owner.accountId !== accountId) throw new Error('LOOKOUT_API_KEY already belongs to another account');
+      if (!owner) {
+        const user = await store.accounts.firstUser(accountId);
+        await store.accounts.createKey({ accountId, userId: user?.id ?? null, name: 'environment', keyHash: hashApiKey(env.apiKey), maskedKey: maskApiKey(env.apiKey) });
+      }
+    }
+    return { accountId, created: false };
+  }
+  if ((await store.accounts.count()) > 0) {
+    const [first] = await store.db.query<{ id: string }>('SELECT id FROM accounts ORDER BY created_at LIMIT 1');
+    return { accountId: first!.id, created: false };
+  }
+  const made = await createAccountWithKey(store, { name: 'Default account' });
+  return { accountId: made.accountId, apiKey: made.apiKey, created: true };
+}

@@ -1,0 +1,113 @@
+import { CheckGroupCreate, CheckGroupUpdate } from '../api/schemas/check-group-schemas.js';
+import { validateBody } from '../api/validation.js';
+import { withGroupDefaults, type GroupData } from '../domain/group-defaults.js';
+import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
+import type { GroupRow } from '../store/check-groups-repository.js';
+import type { Store } from '../store/create-store.js';
+import type { Repositories } from '../store/repositories.js';
+import { redactVariables } from './check-view.js';
+
+/** A stored group as the API shows it. */
+export function toGroupView(row: GroupRow): Record<string, any> {
+  const data = withGroupDefaults({ ...row.data, name: row.name } as GroupData);
+  return {
+    id: row.id,
+    ...data,
+    environmentVariables: redactVariables(data.environmentVariables),
+    alertChannelSubscriptions: row.subs,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at ? row.updated_at.toISOString() : null,
+  };
+}
+
+async function referenceIssues(repos: Repositories, accountId: string, g: GroupData, subs: { alertChannelId: number }[] | null): Promise<Issue[]> {
+  const issues: Issue[] = [];
+  if (subs?.length) {
+    const found = await repos.references.alertChannels(accountId, subs.map((s) => s.alertChannelId));
+    subs.forEach((s, i) => {
+      if (!found.has(String(s.alertChannelId))) issues.push({ key: `alertChannelSubscriptions.${i}.alertChannelId`, message: `alert channel ${s.alertChannelId} does not exist` });
+    });
+  }
+  for (const key of ['setupSnippetId', 'tearDownSnippetId']) {
+    if (g[key] != null && !(await repos.references.snippets(accountId, [g[key]])).has(String(g[key]))) {
+      issues.push({ key, message: `snippet ${g[key]} does not exist` });
+    }
+  }
+  const slugs: string[] = g.privateLocations ?? [];
+  if (slugs.length) {
+    const found = await repos.references.privateLocationSlugs(accountId, slugs);
+    slugs.forEach((s, i) => {
+      if (!found.has(s)) issues.push({ key: `privateLocations.${i}`, message: `private location "${s}" does not exist` });
+    });
+  }
+  const seen = new Set<string>();
+  (g.environmentVariables ?? []).forEach((v: { key: string }, i: number) => {
+    if (seen.has(v.key)) issues.push({ key: `environmentVariables.${i}.key`, message: `duplicates "${v.key}"` });
+    seen.add(v.key);
+  });
+  return issues;
+}
+
+function dedupeSubs(subs: { alertChannelId: number; activated?: boolean }[]) {
+  const m = new Map<number, boolean>();
+  for (const s of subs) m.set(s.alertChannelId, s.activated ?? true);
+  return [...m].map(([alertChannelId, activated]) => ({ alertChannelId, activated }));
+}
+
+/** Check groups: create, update (merge), read, list and delete. */
+export function createCheckGroupService({ store }: { store: Store }) {
+  const read = async (repos: Repositories, accountId: string, id: number) => {
+    const row = await repos.groups.get(accountId, id);
+    if (!row) throw notFound('Check group', id);
+    return toGroupView(row);
+  };
+  return {
+    async create(accountId: string, rawBody: unknown, opts: { autoAssignAlerts?: boolean } = {}) {
+      const body = validateBody<Record<string, any>>(CheckGroupCreate, rawBody);
+      const data = withGroupDefaults(body as GroupData);
+      const subs = body.alertChannelSubscriptions ? dedupeSubs(body.alertChannelSubscriptions) : null;
+      return store.transaction(async (repos) => {
+        assertValid(await referenceIssues(repos, accountId, data, subs));
+        const id = await repos.groups.insert(accountId, data);
+        if (subs) await repos.subscriptions.replaceFor(accountId, { groupId: id }, subs);
+        else if (opts.autoAssignAlerts !== false) {
+          const all = await repos.references.allAlertChannelIds(accountId);
+          await repos.subscriptions.replaceFor(accountId, { groupId: id }, all.map((alertChannelId) => ({ alertChannelId, activated: true })));
+        }
+        return read(repos, accountId, id);
+      });
+    },
+
+    async update(accountId: string, id: number, rawBody: unknown) {
+      const body = validateBody<Record<string, any>>(CheckGroupUpdate, rawBody ?? {});
+      return store.transaction(async (repos) => {
+        const row = await repos.groups.get(accountId, id);
+        if (!row) throw notFound('Check group', id);
+        const merged = withGroupDefaults({ ...row.data, ...body } as GroupData);
+        const subs = body.alertChannelSubscriptions ? dedupeSubs(body.alertChannelSubscriptions) : null;
+        assertValid(await referenceIssues(repos, accountId, merged, subs));
+        await repos.groups.update(accountId, id, merged);
+        if (subs || body.alertChannelSubscriptions === null) await repos.subscriptions.replaceFor(accountId, { groupId: id }, subs ?? []);
+        return read(repos, accountId, id);
+      });
+    },
+
+    get: (accountId: string, id: number) => read(store, accountId, id),
+
+    async list(accountId: string, page: number, limit: number, ids?: number[]) {
+      const { rows, total } = await store.groups.list(accountId, page, limit, ids);
+      return { items: rows.map(toGroupView), total };
+    },
+
+    /** Deletes an empty group; a group that still has checks is a conflict (its checks would be orphaned). */
+    async delete(accountId: string, id: number): Promise<void> {
+      await store.transaction(async (repos) => {
+        if (!(await repos.groups.get(accountId, id))) throw notFound('Check group', id);
+        const n = await repos.checks.countInGroup(accountId, id);
+        if (n > 0) throw new LookoutError('CONFLICT', `Check group ${id} still has ${n} check(s): move or delete them first`);
+        await repos.groups.delete(accountId, id);
+      });
+    },
+  };
+}
+export type CheckGroupService = ReturnType<typeof createCheckGroupService>;

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS } from '../api/schemas/check-schemas.js';
+import { validateBody } from '../api/validation.js';
+import { applyGroupSettings } from '../domain/apply-group-settings.js';
+import type { CheckType } from '../domain/catalog.js';
+import { mergeCheckUpdate, stripServerOwnedFields, withCheckDefaults, type CheckData } from '../domain/check-defaults.js';
+import { checkRuleIssues } from '../domain/check-rules.js';
+import { withGroupDefaults } from '../domain/group-defaults.js';
+import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
+import type { CheckFilter } from '../store/checks-repository.js';
+import type { Store } from '../store/create-store.js';
+import type { Repositories } from '../store/repositories.js';
+import type { CheckRow } from '../store/checks-repository.js';
+import type { GroupRow } from '../store/check-groups-repository.js';
+import { redactVariables, toCheckView } from './check-view.js';
+
+/**
+ * A check as it runs in its group. `alertChannels` is left out: it describes the check's own
+ * subscriptions, which the group's replace.
+ */
+function inGroupView(row: CheckRow, group: GroupRow): Record<string, any> {
+  const { alertChannels: _own, ...view } = toCheckView(row);
+  const applied = applyGroupSettings({ ...view, name: row.name, checkType: row.check_type }, withGroupDefaults({ ...group.data, name: group.name }), group.subs);
+  return { ...applied, environmentVariables: redactVariables(applied.environmentVariables) };
+}
+
+/** How the check service is set up. */
+export interface CheckServiceOptions {
+  store: Store;
+  /** Base URL of this service as clients reach it (heartbeat ping URLs are built from it). */
+  publicUrl: string;
+}
+
+/** Checks that a check's references (group, channels, snippets, private locations) exist in the account. */
+async function referenceIssues(repos: Repositories, accountId: string, c: CheckData, subs: { alertChannelId: number }[] | null): Promise<Issue[]> {
+  const issues: Issue[] = [];
+  const r = repos.references;
+  if (c.groupId != null && !(await r.groups(accountId, [c.groupId])).has(String(c.groupId))) {
+    issues.push({ key: 'groupId', message: `check group ${c.groupId} does not exist` });
+  }
+  if (subs?.length) {
+    const found = await r.alertChannels(accountId, subs.map((s) => s.alertChannelId));
+    subs.forEach((s, i) => {
+      if (!found.has(String(s.alertChannelId))) {
+        issues.push({ key: `alertChannelSubscriptions.${i}.alertChannelId`, message: `alert channel ${s.alertChannelId} does not exist` });
+      }
+    });
+  }
+  for (const key of ['setupSnippetId', 'tearDownSnippetId']) {
+    if (c[key] != null && !(await r.snippets(accountId, [c[key]])).has(String(c[key]))) {
+      issues.push({ key, message: `snippet ${c[key]} does not exist` });
+    }
+  }
+  const slugs: string[] = c.privateLocations ?? [];
+  if (slugs.length) {
+    const found = await r.privateLocationSlugs(accountId, slugs);
+    slugs.forEach((s, i) => {
+      if (!found.has(s)) issues.push({ key: `privateLocations.${i}`, message: `private location "${s}" does not exist` });
+    });
+  }
+  return issues;
+}
+
+function normaliseSubs(subs: { alertChannelId: number; activated?: boolean }[]) {
+  const byChannel = new Map<number, boolean>();
+  for (const s of subs) byChannel.set(s.alertChannelId, s.activated ?? true);
+  return [...byChannel].map(([alertChannelId, activated]) => ({ alertChannelId, activated }));
+}
+
+/** Create, read, update and delete checks, with every rule of the spec applied. */
+export function createCheckService({ store, publicUrl }: CheckServiceOptions) {
+  async function readView(repos: Repositories, accountId: string, id: string) {
+    const row = await repos.checks.get(accountId, id);
+    if (!row) throw notFound('Check', id);
+    return toCheckView(row);
+  }
+
+  return {
+    async create(accountId: string, type: CheckType, rawBody: unknown, opts: { autoAssignAlerts?: boolean } = {}) {
+      const body = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type], rawBody));
+      const data = withCheckDefaults(type, body as CheckData, publicUrl);
+      assertValid(checkRuleIssues(type, data));
+      const id = randomUUID();
+      return store.transaction(async (repos) => {
+        const subs = body.alertChannelSubscriptions ? normaliseSubs(body.alertChannelSubscriptions) : null;
+        assertValid(await referenceIssues(repos, accountId, data, subs));
+        await repos.checks.insert(accountId, { id, checkType: type, data });
+        if (subs) await repos.subscriptions.replaceFor(accountId, { checkId: id }, subs);
+        else if (opts.autoAssignAlerts !== false) {
+          await repos.subscriptions.addMissing(accountId, { checkId: id }, await repos.references.allAlertChannelIds(accountId));
+        }
+        // Channels marked autoSubscribe take every new check, whatever the request said.
+        await repos.subscriptions.addMissing(accountId, { checkId: id }, await repos.references.autoSubscribeChannelIds(accountId));
+        return readView(repos, accountId, id);
+      });
+    },
+
+    /** Updates a check; `type` is the typed route's type, or undefined for the generic route. */
+    async update(accountId: string, id: string, type: CheckType | undefined, rawBody: unknown, opts: { autoAssignAlerts?: boolean } = {}) {
+      return store.transaction(async (repos) => {
+        const row = await repos.checks.get(accountId, id);
+        if (!row) throw notFound('Check', id);
+        const stored = row.check_type as CheckType;
+        const sentType = (rawBody as Record<string, unknown> | null)?.checkType;
+        if ((type && type !== stored) || (sentType !== undefined && sentType !== stored)) {
+          throw new LookoutError('VALIDATION', `"checkType" cannot change: check ${id} is a ${stored} check`, {
+            issues: [{ key: 'checkType', message: `must be ${stored}` }],
+            source: 'payload',
+          });
+        }
+        const body = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_UPDATE_SCHEMAS[stored], rawBody ?? {}));
+        const merged = withCheckDefaults(stored, mergeCheckUpdate(row.data as CheckData, body), publicUrl);
+        // The merged check must still be a valid whole check.
+        validateBody(CHECK_CREATE_SCHEMAS[stored], structuredClone(merged));
+        assertValid(checkRuleIssues(stored, merged));
+        const subs = body.alertChannelSubscriptions ? normaliseSubs(body.alertChannelSubscriptions) : null;
+        assertValid(await referenceIssues(repos, accountId, merged, subs));
+        await repos.checks.update(accountId, id, merged);
+        if (subs) await repos.subscriptions.replaceFor(accountId, { checkId: id }, subs);
+        else if (body.alertChannelSubscriptions === undefined && opts.autoAssignAlerts === true) {
+          await repos.subscriptions.addMissing(accountId, { checkId: id }, await repos.references.allAlertChannelIds(accountId));
+        } else if (body.alertChannelSubscriptions === null) {
+          await repos.subscriptions.replaceFor(accountId, { checkId: id }, []);
+        }
+        return readView(repos, accountId, id);
+      });
+    },
+
+    get: (accountId: string, id: string) => readView(store, accountId, id),
+
+    async list(accountId: string, filter: CheckFilter, page: number, limit: number) {
+      const { rows, total } = await store.checks.list(accountId, filter, page, limit);
+      return { items: rows.map(toCheckView), total };
+    },
+
+    async delete(accountId: string, id: string): Promise<void> {
+      if (!(await store.checks.delete(accountId, id))) throw notFound('Check', id);
+    },
+
+    /** Checks of a group with the group's settings applied (see applyGroupSettings). */
+    async listInGroup(accountId: string, groupId: number, page: number, limit: number) {
+      const group = await store.groups.get(accountId, groupId);
+      if (!group) throw notFound('Check group', groupId);
+      const { rows, total } = await store.checks.list(accountId, { groupId }, page, limit);
+      return { items: rows.map((r) => inGroupView(r, group)), total };
+    },
+
+    async getInGroup(accountId: string, groupId: number, checkId: string) {
+      const group = await store.groups.get(accountId, groupId);
+      if (!group) throw notFound('Check group', groupId);
+      const row = await store.checks.get(accountId, checkId);
+      if (!row || row.group_id !== groupId) throw notFound(`Check in group ${groupId}:`, checkId);
+      return inGroupView(row, group);
+    },
+  };
+}
+export type CheckService = ReturnType<typeof createCheckService>;

@@ -1,0 +1,123 @@
+import type { Queryable } from './db.js';
+
+/** A stored check with its alert channel subscriptions (channel type and public config joined in). */
+export interface CheckRow {
+  id: string;
+  account_id: string;
+  check_type: string;
+  name: string;
+  activated: boolean;
+  group_id: number | null;
+  tags: string[];
+  data: Record<string, any>;
+  created_at: Date;
+  updated_at: Date | null;
+  subs: SubscriptionWithChannel[];
+  total?: number;
+}
+
+export interface SubscriptionWithChannel {
+  alertChannelId: number;
+  activated: boolean;
+  type: string;
+  config: Record<string, any>;
+}
+
+/** Filters of `GET /v1/checks`. */
+export interface CheckFilter {
+  ids?: string[];
+  tags?: string[];
+  checkType?: string;
+  groupId?: number;
+  activated?: boolean;
+  search?: string;
+  status?: 'passing' | 'failing' | 'degraded';
+  urlPattern?: string;
+}
+
+const SUBS = `coalesce((
+    SELECT json_agg(json_build_object('alertChannelId', s.alert_channel_id, 'activated', s.activated,
+                                      'type', ch.type, 'config', ch.data->'config') ORDER BY s.alert_channel_id)
+    FROM alert_channel_subscriptions s JOIN alert_channels ch ON ch.id = s.alert_channel_id
+    WHERE s.check_id = c.id), '[]'::json) AS subs`;
+
+/** Checks, scoped to one account in every statement. */
+export function createChecksRepository(db: Queryable) {
+  return {
+    async get(accountId: string, id: string): Promise<CheckRow | undefined> {
+      const [row] = await db.query<CheckRow>(`SELECT c.*, ${SUBS} FROM checks c WHERE c.account_id = $1 AND c.id = $2`, [accountId, id]);
+      return row;
+    },
+
+    async list(accountId: string, filter: CheckFilter, page: number, limit: number): Promise<{ rows: CheckRow[]; total: number }> {
+      const where = ['c.account_id = $1'];
+      const params: unknown[] = [accountId];
+      const add = (sql: string, value: unknown) => {
+        params.push(value);
+        where.push(sql.replace('?', `$${params.length}`));
+      };
+      if (filter.ids) add('c.id = ANY(?::uuid[])', filter.ids);
+      if (filter.tags?.length) add('c.tags @> ?::text[]', filter.tags);
+      if (filter.checkType) add('c.check_type = ?', filter.checkType);
+      if (filter.groupId != null) add('c.group_id = ?', filter.groupId);
+      if (filter.activated != null) add('c.activated = ?', filter.activated);
+      if (filter.search) add(`c.name ILIKE ?`, `%${escapeLike(filter.search)}%`);
+      if (filter.urlPattern) add(`c.data->'request'->>'url' ILIKE ?`, `%${escapeLike(filter.urlPattern)}%`);
+      if (filter.status === 'failing') where.push('(st.has_failures OR st.has_errors)');
+      if (filter.status === 'degraded') where.push('(st.is_degraded AND NOT st.has_failures AND NOT st.has_errors)');
+      if (filter.status === 'passing') where.push('(NOT st.has_failures AND NOT st.has_errors AND NOT st.is_degraded)');
+      const join = filter.status ? 'JOIN check_statuses st ON st.check_id = c.id' : '';
+      const whereSql = where.join(' AND ');
+      params.push(limit, (page - 1) * limit);
+      const rows = await db.query<CheckRow>(
+        `SELECT c.*, ${SUBS}, count(*) OVER ()::int AS total FROM checks c ${join} WHERE ${whereSql}
+         ORDER BY c.created_at, c.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
+        params,
+      );
+      if (rows.length > 0) return { rows, total: rows[0]!.total ?? rows.length };
+      const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM checks c ${join} WHERE ${whereSql}`, params.slice(0, -2));
+      return { rows, total: count?.n ?? 0 };
+    },
+
+    async insert(accountId: string, c: { id: string; checkType: string; data: Record<string, any> }): Promise<void> {
+      await db.query(
+        `INSERT INTO checks (id, account_id, check_type, name, activated, group_id, tags, data)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [c.id, accountId, c.checkType, c.data.name, c.data.activated, c.data.groupId, c.data.tags, c.data],
+      );
+    },
+
+    async update(accountId: string, id: string, data: Record<string, any>): Promise<void> {
+      await db.query(
+        `UPDATE checks SET name = $3, activated = $4, group_id = $5, tags = $6, data = $7, updated_at = now()
+         WHERE account_id = $1 AND id = $2`,
+        [accountId, id, data.name, data.activated, data.groupId, data.tags, data],
+      );
+    },
+
+    async delete(accountId: string, id: string): Promise<boolean> {
+      const rows = await db.query('DELETE FROM checks WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id]);
+      return rows.length > 0;
+    },
+
+    async countInGroup(accountId: string, groupId: number): Promise<number> {
+      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM checks WHERE account_id = $1 AND group_id = $2', [accountId, groupId]);
+      return row?.n ?? 0;
+    },
+
+    /** Names of checks that run in the private location with this slug. */
+    async usingPrivateLocation(accountId: string, slug: string): Promise<string[]> {
+      const rows = await db.query<{ name: string }>(
+        `SELECT name FROM checks WHERE account_id = $1 AND data->'privateLocations' ? $2 ORDER BY name LIMIT 10`,
+        [accountId, slug],
+      );
+      return rows.map((r) => r.name);
+    },
+  };
+}
+export type ChecksRepository = ReturnType<typeof createChecksRepository>;
+
+/** Escapes LIKE wildcards so a search matches its text literally. */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** One SQL migration file, applied once, in name order. */
+export interface Migration {
+  name: string;
+  sql: string;
+}
+
+/** The migrations shipped with this version, in the order they apply. */
+export function listMigrations(): Migration[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((name) => ({ name, sql: readFileSync(MIGRATIONS_DIR + name, 'utf8') }));
+}
+
+/**
+ * Applies the migrations not applied yet, each in its own transaction, and returns their names.
+ * An advisory lock keeps two processes starting at once from applying the same file twice.
+ */
+export async function migrate(db: Db, migrations: Migration[] = listMigrations()): Promise<string[]> {
+  await db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(7461001)');
+    const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
+    const applied: string[] = [];
+    for (const m of migrations) {
+      if (done.has(m.name)) continue;
+      for (const statement of splitStatements(m.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [m.name]);
+      applied.push(m.name);
+    }
+    return applied;
+  });
+}
+
+/** Splits a migration script on statement-ending semicolons (our migrations use no functions bodies). */
+export function splitStatements(sql: string): string[] {
+  return sql
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('--'))
+    .join('\n')
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

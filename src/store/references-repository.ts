@@ -1,0 +1,36 @@
+import type { Queryable } from './db.js';
+
+/**
+ * Existence look-ups for ids that one resource names in another (a check's group, channels,
+ * snippets, private locations), always within the caller's account.
+ */
+export function createReferencesRepository(db: Queryable) {
+  const existing = async (sql: string, accountId: string, values: unknown[]): Promise<Set<string>> => {
+    if (values.length === 0) return new Set();
+    const rows = await db.query<{ v: string | number }>(sql, [accountId, values]);
+    return new Set(rows.map((r) => String(r.v)));
+  };
+  return {
+    groups: (accountId: string, ids: number[]) =>
+      existing('SELECT id AS v FROM check_groups WHERE account_id = $1 AND id = ANY($2::int[])', accountId, ids),
+    alertChannels: (accountId: string, ids: number[]) =>
+      existing('SELECT id AS v FROM alert_channels WHERE account_id = $1 AND id = ANY($2::int[])', accountId, ids),
+    snippets: (accountId: string, ids: number[]) =>
+      existing('SELECT id AS v FROM snippets WHERE account_id = $1 AND id = ANY($2::int[])', accountId, ids),
+    privateLocationSlugs: (accountId: string, slugs: string[]) =>
+      existing('SELECT slug_name AS v FROM private_locations WHERE account_id = $1 AND slug_name = ANY($2::text[])', accountId, slugs),
+    /** Channels with `autoSubscribe`: every new check subscribes to them. */
+    async autoSubscribeChannelIds(accountId: string): Promise<number[]> {
+      const rows = await db.query<{ id: number }>(
+        `SELECT id FROM alert_channels WHERE account_id = $1 AND (data->>'autoSubscribe')::boolean IS TRUE ORDER BY id`,
+        [accountId],
+      );
+      return rows.map((r) => r.id);
+    },
+    async allAlertChannelIds(accountId: string): Promise<number[]> {
+      const rows = await db.query<{ id: number }>('SELECT id FROM alert_channels WHERE account_id = $1 ORDER BY id', [accountId]);
+      return rows.map((r) => r.id);
+    },
+  };
+}
+export type ReferencesRepository = ReturnType<typeof createReferencesRepository>;

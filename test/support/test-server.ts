@@ -1,0 +1,75 @@
+import { pino } from 'pino';
+import { createLookout, type Lookout } from '../../src/main.js';
+import { createAccountWithKey } from '../../src/service/bootstrap.js';
+import type { Backend } from './backends.js';
+import { BACKENDS } from './backends.js';
+
+/** An HTTP answer as tests look at it. */
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A client bound to one account's key. */
+export interface TestClient {
+  accountId: string;
+  apiKey: string;
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse<T>>;
+}
+
+/** A real Lookout listening on loopback (port 0), with two accounts to test isolation. */
+export interface TestServer {
+  url: string;
+  lookout: Lookout;
+  /** The bootstrap account. */
+  a: TestClient;
+  /** A second, unrelated account. */
+  b: TestClient;
+  /** A request with arbitrary headers and no default auth. */
+  raw(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+async function toResponse(res: Response): Promise<TestResponse> {
+  const text = await res.text();
+  let body: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body, text };
+}
+
+/** Starts a server on `backend` (PGlite in memory by default). */
+export async function startTestServer(options: { backend?: Backend; config?: Record<string, unknown> } = {}): Promise<TestServer> {
+  const backend = options.backend ?? BACKENDS[0]!;
+  const storeOptions = backend.options();
+  const lookout = await createLookout({
+    config: { port: 0, host: '127.0.0.1', rateLimitMax: 600, bootstrapAccountId: undefined, bootstrapApiKey: undefined, ...options.config },
+    storeOptions,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+  });
+  const url = (await lookout.listen()).replace('[::1]', '127.0.0.1');
+  const second = await createAccountWithKey(lookout.store, { name: 'Other account' });
+  const raw = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
+    toResponse(await fetch(url + path, { method, body: init.body, headers: init.headers }));
+  const client = (accountId: string, apiKey: string): TestClient => ({
+    accountId,
+    apiKey,
+    async request(method, path, body, headers = {}) {
+      const h: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'x-lookout-account': accountId, ...headers };
+      if (body !== undefined) h['content-type'] ??= 'application/json';
+      return toResponse(await fetch(url + path, { method, headers: h, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) }));
+    },
+  });
+  return {
+    url,
+    lookout,
+    a: client(lookout.bootstrap.accountId, lookout.bootstrap.apiKey!),
+    b: client(second.accountId, second.apiKey),
+    raw,
+    async close() {
+      await lookout.close();
+      await backend.cleanup(storeOptions);
+    },
+  };
+}
