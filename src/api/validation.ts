@@ -65,6 +65,8 @@ function describe(e: ErrorObject): string {
       return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
     case 'type':
       return `must be ${(e.params as { type: string }).type}`;
+    case 'pattern':
+      return (e.params as { pattern: string }).pattern === '\\S' ? 'must not be blank' : `must match ${(e.params as { pattern: string }).pattern}`;
     case 'anyOf':
       return 'has an invalid value';
     default:

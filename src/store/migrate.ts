@@ -23,11 +23,9 @@ export function listMigrations(): Migration[] {
  * An advisory lock keeps two processes starting at once from applying the same file twice.
  */
 export async function migrate(db: Db, migrations: Migration[] = listMigrations()): Promise<string[]> {
-  await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7461001)');
+    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
     const applied: string[] = [];
     for (const m of migrations) {

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { ASSERTION_SOURCES } from '../../domain/catalog.js';
 import {
   AlertChannelSubscriptionInput, AlertSettings, Assertion, EnvironmentVariables, KeyValue, LocationList, Nullable,
-  PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,
+  Name, PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,
 } from './common.js';
 import { partialObject } from './check-schemas.js';
 
@@ -24,7 +24,7 @@ const ApiCheckDefaults = Type.Object(
 /** Body of check group creation (`POST /v2/check-groups`). */
 export const CheckGroupCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 2048 }),
+    name: Name,
     activated: Type.Optional(Type.Boolean()),
     muted: Type.Optional(Type.Boolean()),
     tags: Type.Optional(Tags),

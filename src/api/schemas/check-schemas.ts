@@ -6,6 +6,7 @@ import {
 import {
   AlertChannelSubscriptionInput, AlertSettings, Assertion, EnvironmentVariables, KeyValue, LocationList,
   Nullable, PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,
+  Name,
 } from './common.js';
 
 const assertionsFor = (type: CheckType) =>
@@ -99,7 +100,7 @@ const Dependency = Type.Object(
 
 /** Fields every check type accepts. */
 const common = {
-  name: Type.String({ minLength: 1, maxLength: 2048 }),
+  name: Name,
   activated: Type.Optional(Type.Boolean()),
   muted: Type.Optional(Type.Boolean()),
   doubleCheck: Type.Optional(Type.Boolean()),

@@ -3,6 +3,9 @@ import {
   COMPARISONS, ALL_ASSERTION_SOURCES, ESCALATION_TYPES, LOCATIONS, RETRY_TYPES, RUNTIME_IDS,
 } from '../../domain/catalog.js';
 
+/** A display name: not blank. */
+export const Name = Type.String({ minLength: 1, maxLength: 2048, pattern: '\\S' });
+
 /** `T | null`: most optional fields of the API also accept an explicit null. */
 export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

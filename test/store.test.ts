@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listMigrations, migrate, splitStatements } from '../src/store/migrate.js';
+import type { Store } from '../src/store/create-store.js';
+import { BACKENDS, openTestStore } from './support/backends.js';
+
+describe.each(BACKENDS)('store contract on $name', (backend) => {
+  let store: Store;
+  let accountA: string;
+  let accountB: string;
+  beforeAll(async () => {
+    store = await openTestStore(backend);
+    accountA = (await store.accounts.create({ name: 'A' })).id;
+    accountB = (await store.accounts.create({ name: 'B' })).id;
+  });
+  afterAll(async () => store?.close());
+
+  it('applies every migration once and nothing on a second run', async () => {
+    const applied = await store.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+    expect(applied.map((r) => r.name)).toEqual(listMigrations().map((m) => m.name));
+    expect(await migrate(store.db)).toEqual([]);
+  });
+
+  it('applies concurrent migration runs only once', async () => {
+    const results = await Promise.all([migrate(store.db), migrate(store.db)]);
+    expect(results.flat()).toEqual([]);
+  });
+
+  it('rolls a transaction back entirely when it fails part-way', async () => {
+    const id = randomUUID();
+    await expect(
+      store.transaction(async (repos) => {
+        await repos.checks.insert(accountA, { id, checkType: 'API', data: { name: 'half', activated: true, groupId: null, tags: [] } });
+        await repos.groups.insert(accountA, { name: null as unknown as string, activated: true });
+      }),
+    ).rejects.toThrow();
+    expect(await store.checks.get(accountA, id)).toBeUndefined();
+  });
+
+  it('round-trips JSON documents, arrays and timestamps', async () => {
+    const id = randomUUID();
+    const data = { name: 'doc', activated: true, groupId: null, tags: ['a', 'b'], nested: { list: [1, 'two', null], flag: false } };
+    await store.checks.insert(accountA, { id, checkType: 'API', data });
+    const row = await store.checks.get(accountA, id);
+    expect(row?.data).toEqual(data);
+    expect(row?.tags).toEqual(['a', 'b']);
+    expect(row?.created_at).toBeInstanceOf(Date);
+    expect(row?.subs).toEqual([]);
+  });
+
+  it('returns counts and decimals as JavaScript numbers', async () => {
+    const [row] = await store.db.query<{ n: number; d: number }>('SELECT count(*) AS n, 1.25::numeric AS d');
+    expect(row).toEqual({ n: 1, d: 1.25 });
+  });
+
+  it('scopes every read, update and delete to the account', async () => {
+    const id = randomUUID();
+    await store.checks.insert(accountA, { id, checkType: 'TCP', data: { name: 'mine', activated: true, groupId: null, tags: [] } });
+    expect(await store.checks.get(accountB, id)).toBeUndefined();
+    expect((await store.checks.list(accountB, {}, 1, 100)).rows.map((r) => r.id)).not.toContain(id);
+    await store.checks.update(accountB, id, { name: 'stolen', activated: false, groupId: null, tags: [] });
+    expect(await store.checks.delete(accountB, id)).toBe(false);
+    expect((await store.checks.get(accountA, id))?.name).toBe('mine');
+  });
+
+  it('pages a list and reports the total', async () => {
+    const account = (await store.accounts.create({ name: 'Paging' })).id;
+    for (let i = 0; i < 5; i++) {
+      await store.checks.insert(account, { id: randomUUID(), checkType: 'API', data: { name: `c${i}`, activated: true, groupId: null, tags: [] } });
+    }
+    const page = await store.checks.list(account, {}, 2, 2);
+    expect(page.total).toBe(5);
+    expect(page.rows.map((r) => r.name)).toEqual(['c2', 'c3']);
+    expect(await store.checks.list(account, {}, 9, 2)).toEqual({ rows: [], total: 5 });
+  });
+
+  it('treats LIKE wildcards in a search literally', async () => {
+    const account = (await store.accounts.create({ name: 'Search' })).id;
+    for (const name of ['100% up', '100 up', 'a_b', 'ab']) {
+      await store.checks.insert(account, { id: randomUUID(), checkType: 'API', data: { name, activated: true, groupId: null, tags: [] } });
+    }
+    expect((await store.checks.list(account, { search: '%' }, 1, 10)).rows.map((r) => r.name)).toEqual(['100% up']);
+    expect((await store.checks.list(account, { search: '_' }, 1, 10)).rows.map((r) => r.name)).toEqual(['a_b']);
+  });
+});
+
+describe('migration scripts', () => {
+  it('split into statements on terminating semicolons, skipping comment lines', () => {
+    expect(splitStatements('-- c;\nCREATE TABLE a (x int);\nCREATE INDEX i ON a (x);\n')).toEqual(['CREATE TABLE a (x int)', 'CREATE INDEX i ON a (x)']);
+  });
+});
