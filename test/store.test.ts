@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lockDataDir } from '../src/store/create-pglite-db.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMigrations, migrate, splitStatements } from '../src/store/migrate.js';
 import type { Store } from '../src/store/create-store.js';
@@ -87,5 +91,22 @@ describe.each(BACKENDS)('store contract on $name', (backend) => {
 describe('migration scripts', () => {
   it('split into statements on terminating semicolons, skipping comment lines', () => {
     expect(splitStatements('-- c;\nCREATE TABLE a (x int);\nCREATE INDEX i ON a (x);\n')).toEqual(['CREATE TABLE a (x int)', 'CREATE INDEX i ON a (x)']);
+  });
+});
+
+describe('the embedded data directory', () => {
+  it('refuses a second process while one holds it, and takes over a stale lock', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lookout-lock-'));
+    try {
+      // pid 1 is always alive: another process holds the folder.
+      writeFileSync(join(dir, 'lookout.lock'), '1');
+      expect(() => lockDataDir(dir)).toThrow(/in use by process 1/);
+      // A pid that cannot exist: the holder is gone.
+      writeFileSync(join(dir, 'lookout.lock'), '2147483646');
+      const release = lockDataDir(dir);
+      release();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

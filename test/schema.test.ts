@@ -1,0 +1,26 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { buildSchema, isInterfaceType, isObjectType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+
+const dir = new URL('../schema/', import.meta.url);
+const sdl = readdirSync(dir).filter((f) => f.endsWith('.graphql')).map((f) => readFileSync(new URL(f, dir), 'utf8')).join('\n');
+
+describe('the GraphQL schema modules', () => {
+  const schema = buildSchema(sdl, { assumeValidSDL: false });
+
+  it('merge into one valid schema', () => {
+    expect(schema.getType('Node')).toBeDefined();
+  });
+
+  it('describe every type and every field', () => {
+    const missing: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name)) continue;
+      if (!type.description) missing.push(type.name);
+      if (isObjectType(type) || isInterfaceType(type)) {
+        for (const field of Object.values(type.getFields())) if (!field.description) missing.push(`${type.name}.${field.name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
