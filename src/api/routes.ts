@@ -1,4 +1,12 @@
 import type { Api, ApiContext } from './api-context.js';
+import { accountsRoutes } from './accounts-routes.js';
+import { badgesRoutes } from './badges-routes.js';
+import { catalogRoutes } from './catalog-routes.js';
+import { privateLocationsRoutes } from './private-locations-routes.js';
+import { staticIpsRoutes } from './static-ips-routes.js';
+import { alertChannelsRoutes } from './alert-channels-routes.js';
+import { snippetsRoutes } from './snippets-routes.js';
+import { variablesRoutes } from './variables-routes.js';
 import { checkGroupsRoutes } from './check-groups-routes.js';
 import { checksRoutes } from './checks-routes.js';
 
@@ -6,4 +14,12 @@ import { checksRoutes } from './checks-routes.js';
 export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   checksRoutes,
   checkGroupsRoutes,
+  privateLocationsRoutes,
+  accountsRoutes,
+  catalogRoutes,
+  staticIpsRoutes,
+  badgesRoutes,
+  alertChannelsRoutes,
+  variablesRoutes,
+  snippetsRoutes,
 ];

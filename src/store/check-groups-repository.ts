@@ -65,6 +65,15 @@ export function createCheckGroupsRepository(db: Queryable) {
       const rows = await db.query('DELETE FROM check_groups WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id]);
       return rows.length > 0;
     },
+
+    /** Names of groups that run their checks in the private location with this slug. */
+    async usingPrivateLocation(accountId: string, slug: string): Promise<string[]> {
+      const rows = await db.query<{ name: string }>(
+        `SELECT name FROM check_groups WHERE account_id = $1 AND data->'privateLocations' ? $2 ORDER BY name LIMIT 10`,
+        [accountId, slug],
+      );
+      return rows.map((r) => r.name);
+    },
   };
 }
 export type CheckGroupsRepository = ReturnType<typeof createCheckGroupsRepository>;

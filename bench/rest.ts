@@ -1,0 +1,240 @@
+/**
+ * REST read-path benchmark: `npm run bench:rest -- [--duration 10] [--connections 50]
+ * [--backends pglite-memory,pglite-disk,postgres] [--cpu-prof <dir>]`.
+ *
+ * For each storage backend it starts a server seeded with 1,000 checks and drives two scenarios
+ * with autocannon over loopback: GET /v1/checks/{id} (rotating over every seeded id, so no single
+ * row is hot) and GET /v1/checks?limit=100. PostgreSQL runs when DATABASE_URL or TEST_DATABASE_URL
+ * is set, in a fresh schema dropped afterwards. Each scenario is bounded by --duration; the process
+ * exits 0, or 1 when any request failed or answered non-2xx.
+ *
+ * The server runs in a child process, not beside autocannon: both are single-threaded, and on a
+ * two-core machine a load generator sharing the server's event loop takes a large share of it and
+ * understates what the server does alone. With two processes each gets a core (PGlite still runs
+ * inside the server process, PostgreSQL gets whatever is left), which is also how it is deployed.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type AutocannonRequest, type Result } from 'autocannon';
+import pg from 'pg';
+import type { StoreOptions } from '../src/store/create-store.js';
+import type { ReadyMessage } from './rest-server.js';
+
+const CHECKS = 1000;
+const WARMUP_SECONDS = 2;
+
+/** Targets from the performance requirements: single-check req/s per storage, and p99 for all. */
+const TARGETS = { postgres: 4000, pglite: 1500, p99Ms: 25 };
+
+interface BackendRun {
+  name: string;
+  kind: 'pglite' | 'postgres';
+  options: StoreOptions;
+  cleanup(): Promise<void>;
+}
+
+interface Scenario {
+  name: string;
+  requests(ids: string[]): AutocannonRequest[];
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'GET /v1/checks/{id}',
+    requests(ids) {
+      let next = 0;
+      return [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/checks/${ids[next++ % ids.length]}` }) }];
+    },
+  },
+  { name: 'GET /v1/checks?limit=100', requests: () => [{ method: 'GET', path: '/v1/checks?limit=100' }] },
+];
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function backends(selected: string[]): BackendRun[] {
+  const all: BackendRun[] = [
+    { name: 'pglite-memory', kind: 'pglite', options: {}, cleanup: async () => {} },
+  ];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lookout-bench-'));
+  all.push({ name: 'pglite-disk', kind: 'pglite', options: { dataDir: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) });
+  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (url) {
+    const schema = `bench_${randomBytes(5).toString('hex')}`;
+    all.push({
+      name: 'postgres',
+      kind: 'postgres',
+      options: { databaseUrl: url, schema },
+      async cleanup() {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        } finally {
+          await client.end();
+        }
+      },
+    });
+  } else {
+    log('PostgreSQL skipped: set DATABASE_URL or TEST_DATABASE_URL to include it.');
+  }
+  const chosen = all.filter((b) => selected.includes(b.name));
+  for (const b of all) if (!chosen.includes(b)) void b.cleanup();
+  return chosen;
+}
+
+/** Starts the server child and resolves once it has seeded its store and listens. */
+function startServer(options: StoreOptions, profileFile: string | undefined): Promise<{ child: ChildProcess; ready: ReadyMessage }> {
+  const script = fileURLToPath(new URL('./rest-server.ts', import.meta.url));
+  const args = [JSON.stringify(options), String(CHECKS), ...(profileFile ? [profileFile] : [])];
+  const child = fork(script, args, { execArgv: ['--import', import.meta.resolve('tsx')], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the bench server did not get ready within 180 s'));
+    }, 180_000);
+    child.once('message', (msg: ReadyMessage) => {
+      clearTimeout(timer);
+      resolve({ child, ready: msg });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the bench server exited with code ${code} before it was ready`));
+    });
+  });
+}
+
+/** Asks the server to stop and waits for it (killing it if it takes longer than 15 s). */
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.send('stop');
+  });
+}
+
+/** One request of each scenario must answer as the benchmark expects before load is put on. */
+async function sanityCheck(ready: ReadyMessage, headers: Record<string, string>): Promise<void> {
+  const one = await fetch(`${ready.url}/v1/checks/${ready.ids[0]}`, { headers });
+  if (one.status !== 200) throw new Error(`GET /v1/checks/{id} answered ${one.status}: ${await one.text()}`);
+  const list = await fetch(`${ready.url}/v1/checks?limit=100`, { headers });
+  const body = (await list.json()) as unknown[];
+  const range = list.headers.get('content-range');
+  if (list.status !== 200 || body.length !== 100 || range !== `0-99/${CHECKS}`) {
+    throw new Error(`GET /v1/checks?limit=100 answered ${list.status} with ${body.length} items and Content-Range ${range}`);
+  }
+}
+
+async function load(label: string, url: string, headers: Record<string, string>, requests: AutocannonRequest[], connections: number, duration: number): Promise<Result> {
+  const instance = autocannon({ url, connections, duration, headers, requests, timeout: 10 });
+  let elapsed = 0;
+  let count = 0;
+  instance.on('tick', (tick: { counter: number }) => {
+    elapsed++;
+    count += tick.counter;
+    if (elapsed % 5 === 0 || elapsed === duration) log(`  ${label}: ${elapsed}/${duration} s, ${count.toLocaleString('en-US')} requests`);
+  });
+  return instance;
+}
+
+interface Row {
+  scenario: string;
+  result: Result;
+}
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function table(title: string, rows: Row[]): string {
+  const header = ['scenario', 'req/s (avg)', 'p50 ms', 'p97.5 ms', 'p99 ms', 'max ms', 'requests', 'errors', 'non-2xx'];
+  const body = rows.map(({ scenario, result: r }) => [
+    scenario, fmt(r.requests.average), fmt(r.latency.p50), fmt(r.latency.p97_5), fmt(r.latency.p99), fmt(r.latency.max),
+    fmt(r.requests.total), fmt(r.errors), fmt(r.non2xx),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+function verdict(b: BackendRun, rows: Row[]): string {
+  const single = rows.find((r) => r.scenario === SCENARIOS[0]!.name)?.result;
+  if (!single) return '';
+  const target = TARGETS[b.kind];
+  const rps = single.requests.average;
+  const worstP99 = Math.max(...rows.map((r) => r.result.latency.p99));
+  const ok = (pass: boolean) => (pass ? 'met' : 'MISSED');
+  return `targets: single check >= ${fmt(target)} req/s: ${ok(rps >= target)} (${fmt(rps)}); p99 < ${TARGETS.p99Ms} ms: ${ok(worstP99 < TARGETS.p99Ms)} (worst ${fmt(worstP99)} ms)`;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+      backends: { type: 'string', default: 'pglite-memory,pglite-disk,postgres' },
+      'cpu-prof': { type: 'string' },
+    },
+  });
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  if (!Number.isInteger(duration) || duration < 1 || duration > 600) throw new Error('--duration must be whole seconds, 1..600');
+  if (!Number.isInteger(connections) || connections < 1 || connections > 1000) throw new Error('--connections must be 1..1000');
+  const cpuProfDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined;
+  if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
+
+  log(`Lookout REST benchmark: ${CHECKS} checks, ${connections} connections, ${duration} s per scenario (+${WARMUP_SECONDS} s warm-up)`);
+  // Load from other processes skews every figure; the load average makes that visible in the log.
+  log(`Node ${process.version}, ${os.cpus().length} CPUs, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const runs = backends(values.backends.split(',').map((s) => s.trim()));
+  let failures = 0;
+  for (const b of runs) {
+    log(`\n[${b.name}] starting server and seeding ${CHECKS} checks...`);
+    let child: ChildProcess | undefined;
+    try {
+      const started = await startServer(b.options, cpuProfDir && path.join(cpuProfDir, `${b.name}.cpuprofile`));
+      child = started.child;
+      const { ready } = started;
+      log(`[${b.name}] seeded in ${fmt(ready.seedMs / 1000, 1)} s; server at ${ready.url}`);
+      const headers = { authorization: `Bearer ${ready.apiKey}`, 'x-checkly-account': ready.accountId };
+      await sanityCheck(ready, headers);
+      log(`[${b.name}] warming up for ${WARMUP_SECONDS} s`);
+      await load(`${b.name} warm-up`, ready.url, headers, SCENARIOS[0]!.requests(ready.ids), connections, WARMUP_SECONDS);
+      const rows: Row[] = [];
+      for (const s of SCENARIOS) {
+        log(`[${b.name}] ${s.name}`);
+        const result = await load(`${b.name} ${s.name}`, ready.url, headers, s.requests(ready.ids), connections, duration);
+        rows.push({ scenario: s.name, result });
+        failures += result.errors + result.non2xx;
+      }
+      process.stdout.write(`\n${table(`${b.name} (${connections} connections, ${duration} s each)`, rows)}\n${verdict(b, rows)}\n`);
+    } catch (err) {
+      failures++;
+      log(`[${b.name}] failed: ${(err as Error).message}`);
+    } finally {
+      if (child) await stopServer(child);
+      await b.cleanup();
+    }
+  }
+  if (cpuProfDir) log(`\nCPU profiles of the server processes are in ${cpuProfDir}`);
+  if (failures > 0) log(`\n${failures} failed or non-2xx requests (or failed backends): exiting 1`);
+  return failures > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    log(`bench: ${err.message}`);
+    process.exit(2);
+  },
+);

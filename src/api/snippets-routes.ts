@@ -1,0 +1,38 @@
+import Type from 'typebox';
+import { createSnippetService } from '../service/snippet-service.js';
+import type { Api, ApiContext } from './api-context.js';
+import { sendPage } from './pagination.js';
+import { PageQuery } from './schemas/common.js';
+import { SnippetCreate, SnippetId, SnippetUpdate } from './schemas/snippet-schemas.js';
+
+const IdParams = Type.Object({ id: SnippetId });
+const tags = ['Snippets'];
+
+/** `/v1/snippets`: code shared by checks and groups as setup and teardown scripts. */
+export function snippetsRoutes(app: Api, { store }: ApiContext): void {
+  const snippets = createSnippetService({ store });
+
+  app.get('/v1/snippets', {
+    schema: { tags, summary: 'List snippets', querystring: Type.Object(PageQuery, { additionalProperties: false }) },
+  }, async (req, reply) => {
+    const { page = 1, limit = 10 } = req.query;
+    const { items, total } = await snippets.list(req.principal.accountId, page, limit);
+    return sendPage(reply, items, total, page, limit);
+  });
+
+  app.post('/v1/snippets', { schema: { tags, summary: 'Create a snippet', body: SnippetCreate } }, async (req, reply) =>
+    reply.code(201).send(await snippets.create(req.principal.accountId, req.body)));
+
+  app.get('/v1/snippets/:id', { schema: { tags, summary: 'Get a snippet', params: IdParams } }, async (req) =>
+    snippets.get(req.principal.accountId, req.params.id));
+
+  app.put('/v1/snippets/:id', { schema: { tags, summary: 'Update a snippet (fields given replace the stored ones)', params: IdParams, body: SnippetUpdate } }, async (req) =>
+    snippets.update(req.principal.accountId, req.params.id, req.body));
+
+  app.delete('/v1/snippets/:id', {
+    schema: { tags, summary: 'Delete a snippet', description: 'Answers 409 while a check or group uses it as setup or teardown script.', params: IdParams },
+  }, async (req, reply) => {
+    await snippets.delete(req.principal.accountId, req.params.id);
+    return reply.code(204).send();
+  });
+}
