@@ -192,6 +192,7 @@ describe.each(BACKENDS)('private locations API on $name', (backend) => {
       ['a numeric icon', 'POST', '/v1/private-locations', { name: 'n', slugName: 'ok-slug', icon: 3 }, 'icon'],
       ['an ftp proxyUrl', 'POST', '/v1/private-locations', { name: 'n', slugName: 'ok-slug', proxyUrl: 'ftp://proxy' }, 'proxyUrl'],
       ['a proxyUrl that is no URL', 'POST', '/v1/private-locations', { name: 'n', slugName: 'ok-slug', proxyUrl: 'proxy:8080' }, 'proxyUrl'],
+      ['a proxyUrl without a host', 'POST', '/v1/private-locations', { name: 'n', slugName: 'ok-slug', proxyUrl: 'http://' }, 'proxyUrl'],
       ['a boolean proxyUrl', 'POST', '/v1/private-locations', { name: 'n', slugName: 'ok-slug', proxyUrl: true }, 'proxyUrl'],
       ['an update with an empty name', 'PUT', '/v1/private-locations/{id}', { name: '' }, 'name'],
       ['an update with a null name', 'PUT', '/v1/private-locations/{id}', { name: null }, 'name'],

@@ -11,7 +11,7 @@ export const PrivateLocationCreate = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' }),
     slugName: Type.String({ pattern: SLUG_PATTERN }),
     icon: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-    proxyUrl: Type.Optional(Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }))),
+    proxyUrl: Type.Optional(Nullable(Type.String({ format: 'uri', pattern: '^https?://[^/?#\\s]+', maxLength: 2048 }))),
   },
   { additionalProperties: false },
 );
