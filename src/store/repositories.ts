@@ -1,26 +1,44 @@
 import { createAccountsRepository } from './accounts-repository.js';
+import { createAnalyticsRepository } from './analytics-repository.js';
+import { createCheckStatusesRepository } from './check-statuses-repository.js';
+import { createErrorGroupsRepository } from './error-groups-repository.js';
+import { createResultsRepository } from './results-repository.js';
 import { createBadgeSubjectsRepository } from './badge-subjects-repository.js';
 import { createPrivateLocationsRepository } from './private-locations-repository.js';
 import { createAlertChannelsRepository } from './alert-channels-repository.js';
+import { createAlertNotificationsRepository } from './alert-notifications-repository.js';
+import { createAlertStatesRepository } from './alert-states-repository.js';
+import { createCheckAlertsRepository } from './check-alerts-repository.js';
+import { createSslAlertMarksRepository } from './ssl-alert-marks-repository.js';
 import { createSnippetsRepository } from './snippets-repository.js';
 import { createVariablesRepository } from './variables-repository.js';
 import { createCheckGroupsRepository } from './check-groups-repository.js';
 import { createChecksRepository } from './checks-repository.js';
 import type { Queryable } from './db.js';
 import { createReferencesRepository } from './references-repository.js';
+import { createRunnerRepository } from './runner-repository.js';
 import { createSubscriptionsRepository } from './subscriptions-repository.js';
 
 /** Every repository, bound to one connection or transaction. */
 export function repositories(q: Queryable) {
   return {
     accounts: createAccountsRepository(q),
+    results: createResultsRepository(q),
+    checkStatuses: createCheckStatusesRepository(q),
+    errorGroups: createErrorGroupsRepository(q),
+    analytics: createAnalyticsRepository(q),
     privateLocations: createPrivateLocationsRepository(q),
     badgeSubjects: createBadgeSubjectsRepository(q),
     checks: createChecksRepository(q),
     groups: createCheckGroupsRepository(q),
     subscriptions: createSubscriptionsRepository(q),
     references: createReferencesRepository(q),
+    runner: createRunnerRepository(q),
     alertChannels: createAlertChannelsRepository(q),
+    alertStates: createAlertStatesRepository(q),
+    checkAlerts: createCheckAlertsRepository(q),
+    alertNotifications: createAlertNotificationsRepository(q),
+    sslAlertMarks: createSslAlertMarksRepository(q),
     variables: createVariablesRepository(q),
     snippets: createSnippetsRepository(q),
   };

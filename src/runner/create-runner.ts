@@ -1,0 +1,151 @@
+import type { Logger } from 'pino';
+import type { CheckType } from '../domain/catalog.js';
+import { heartbeatState } from '../domain/heartbeat-state.js';
+import { notFound } from '../domain/lookout-error.js';
+import { locationsForSlot, slotIndex, cadenceOf } from '../domain/schedule-slots.js';
+import type { Store } from '../store/create-store.js';
+import type { ScheduledCheckRow } from '../store/runner-repository.js';
+import { createScheduler, type ScheduledRun } from './create-scheduler.js';
+import type { Executor, RunnableCheck } from './executor.js';
+import { prepareRun, toRunnable } from './prepare-run.js';
+import { runCheck, type RecordRun, type RunOutcome } from './run-check.js';
+import { errorProbe, heartbeatPingProbe } from './special-probes.js';
+
+/** Options of the in-process runner. */
+export interface RunnerOptions {
+  store: Store;
+  logger: Logger;
+  record: RecordRun;
+  /** Executor per check type; HEARTBEAT is evaluated, not executed. */
+  executors: Partial<Record<CheckType, Executor>>;
+  /** Scheduled runs in flight at most. */
+  concurrency?: number;
+  /** Whether to run the schedule (false: only on-demand runs, e.g. a second API process). */
+  schedule?: boolean;
+  refreshMs?: number;
+  onStartDelay?: (delayMs: number) => void;
+}
+
+/** Lanes of a check: its data-center locations, then its private locations. */
+function lanes(check: RunnableCheck): { all: string[]; isPrivate: Set<string> } {
+  const priv: string[] = check.data.privateLocations ?? [];
+  return { all: [...(check.data.locations ?? []), ...priv], isPrivate: new Set(priv) };
+}
+
+/**
+ * The runner: the scheduler plus run orchestration. Runs in private locations are queued for
+ * agents; until agents exist (a later release) no agent takes them, so they end at once with a
+ * NO_AGENT error result instead of waiting for nobody.
+ */
+export function createRunner(options: RunnerOptions) {
+  const { store, logger, record } = options;
+  const shutdown = new AbortController();
+
+  async function execute(check: RunnableCheck, runLocations: string[], testSessionId: string | null = null): Promise<RunOutcome> {
+    const { all, isPrivate } = lanes(check);
+    const prepared = await prepareRun(store, check);
+    const executor = options.executors[check.checkType];
+    const dataCenter = runLocations.filter((l) => !isPrivate.has(l));
+    const outcome: RunOutcome = { sequenceId: '', finals: [] };
+    if (dataCenter.length > 0) {
+      if (!executor) {
+        const r = await record({
+          check, location: dataCenter[0]!, sequenceId: crypto.randomUUID(), attempts: 1, resultType: 'FINAL', testSessionId,
+          probe: errorProbe('NOT_SUPPORTED', `${check.checkType} checks are not supported by this runner`),
+        });
+        return { sequenceId: String(r.sequenceId), finals: [r] };
+      }
+      const run = await runCheck({
+        check: prepared.check, variables: prepared.variables, locations: dataCenter, allLocations: all.filter((l) => !isPrivate.has(l)),
+        executor, record, signal: shutdown.signal, logger, testSessionId,
+      });
+      outcome.sequenceId = run.sequenceId;
+      outcome.finals.push(...run.finals);
+    }
+    for (const slug of runLocations.filter((l) => isPrivate.has(l))) {
+      const sequenceId = outcome.sequenceId || crypto.randomUUID();
+      outcome.sequenceId = sequenceId;
+      outcome.finals.push(await record({
+        check, location: slug, sequenceId, attempts: 1, resultType: 'FINAL', testSessionId,
+        probe: errorProbe('NO_AGENT', `No agent of private location "${slug}" is connected to take the run`),
+      }));
+    }
+    return outcome;
+  }
+
+  async function evaluateHeartbeat(row: ScheduledCheckRow, plannedMs: number): Promise<void> {
+    const check = toRunnable(row);
+    const ping = await store.runner.lastPing(row.id);
+    const state = heartbeatState(check.data.heartbeat, ping?.received_at ?? null, row.created_at, new Date(Math.max(Date.now(), plannedMs)), null);
+    if (state.state !== 'LATE' && state.state !== 'FAILING') return;
+    const location = check.data.locations?.[0] ?? 'heartbeat';
+    const lastFailed = ping?.kind === 'fail';
+    await record({
+      check, location, sequenceId: crypto.randomUUID(), attempts: 1, resultType: 'FINAL',
+      probe: errorProbe(
+        'HEARTBEAT_MISSED',
+        `No ping received by ${state.nextDeadline.toISOString()} (period plus grace after ${ping ? `the last ${lastFailed ? 'failure report' : 'ping'} at ${ping.received_at.toISOString()}` : 'creation'})`,
+        new Date(),
+        { failure: true },
+      ),
+    });
+  }
+
+  async function runScheduled(job: ScheduledRun): Promise<void> {
+    if (job.row.check_type === 'HEARTBEAT') return evaluateHeartbeat(job.row, job.plannedMs);
+    const check = toRunnable(job.row);
+    const { all } = lanes(check);
+    const cadence = cadenceOf({ id: check.id, frequency: check.data.frequency, frequencyOffset: check.data.frequencyOffset });
+    const locations = locationsForSlot(all, check.data.runParallel === true, slotIndex(cadence, job.plannedMs));
+    if (locations.length === 0) return;
+    await execute(check, locations);
+  }
+
+  const scheduler = createScheduler({
+    store, logger, run: runScheduled, concurrency: options.concurrency, refreshMs: options.refreshMs, onStartDelay: options.onStartDelay,
+  });
+
+  return {
+    scheduler,
+    async start(): Promise<void> {
+      if (options.schedule !== false) await scheduler.start();
+    },
+
+    /**
+     * Runs a check now, in one location (round-robin start: its first) or all for parallel checks;
+     * resolves with the FINAL results once the run (with its retries) is over.
+     */
+    async runNow(accountId: string, checkId: string, opts: { testSessionId?: string | null; location?: string } = {}): Promise<RunOutcome> {
+      const row = await store.runner.check(checkId);
+      if (!row || row.account_id !== accountId) throw notFound('Check', checkId);
+      const check = toRunnable(row);
+      const { all } = lanes(check);
+      if (check.checkType === 'HEARTBEAT') {
+        const r = await record({
+          check, location: all[0] ?? 'heartbeat', sequenceId: crypto.randomUUID(), attempts: 1, resultType: 'FINAL', testSessionId: opts.testSessionId ?? null,
+          probe: errorProbe('NOT_RUNNABLE', 'Heartbeat checks are not run: they pass when their job pings /ping/{token}', new Date(), { failure: true }),
+        });
+        return { sequenceId: String(r.sequenceId), finals: [r] };
+      }
+      const locations = opts.location ? [opts.location] : check.data.runParallel ? all : all.slice(0, 1);
+      return execute(check, locations, opts.testSessionId ?? null);
+    },
+
+    /** Records a heartbeat ping as a passing (or, for /fail, failing) result and moves the deadline. */
+    async recordPing(row: ScheduledCheckRow, kind: 'ping' | 'fail', at: Date): Promise<void> {
+      const check = toRunnable(row);
+      const location = check.data.locations?.[0] ?? 'heartbeat';
+      const probe = kind === 'ping'
+        ? heartbeatPingProbe(at, { heartbeat: { event: 'ping' } })
+        : errorProbe('HEARTBEAT_FAILED', 'The job reported a failure through /ping/{token}/fail', at, { failure: true });
+      await record({ check, location, sequenceId: crypto.randomUUID(), attempts: 1, resultType: 'FINAL', probe });
+      await scheduler.refreshCheck(row.id);
+    },
+
+    async close(): Promise<void> {
+      shutdown.abort();
+      await scheduler.close();
+    },
+  };
+}
+export type Runner = ReturnType<typeof createRunner>;

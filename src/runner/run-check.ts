@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { attemptTimeoutMs } from '../domain/attempt-timeout.js';
+import type { ProbeResult, ResultType } from '../domain/check-result.js';
+import { nextRetry, type RetryStrategy } from '../domain/retry-schedule.js';
+import type { Executor, RunnableCheck, RunVariable } from './executor.js';
+
+/** What is recorded for one attempt (the RESULTS part's recordRun input). */
+export interface RecordInput {
+  check: RunnableCheck;
+  location: string;
+  sequenceId: string;
+  attempts: number;
+  resultType: ResultType;
+  probe: ProbeResult;
+  testSessionId?: string | null;
+}
+
+/** Stores one attempt's result and returns its REST view. */
+export type RecordRun = (input: RecordInput) => Promise<Record<string, any>>;
+
+/** Options of one run of one check. */
+export interface RunCheckOptions {
+  check: RunnableCheck;
+  variables: RunVariable[];
+  /** Where this run goes: one location, or all of them when the check runs in parallel. */
+  locations: string[];
+  /** Every location the check may use (retries with sameRegion false move through them). */
+  allLocations: string[];
+  executor: Executor;
+  record: RecordRun;
+  signal: AbortSignal;
+  logger: Logger;
+  testSessionId?: string | null;
+  /** Waits between attempts; replaced in tests. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
+}
+
+/** The FINAL result of each location of a run. */
+export interface RunOutcome {
+  sequenceId: string;
+  finals: Record<string, any>[];
+}
+
+/** Resolves after `ms`, or early when `signal` aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Runs a check once in each of `locations`, retrying failed attempts under its retry strategy:
+ * every attempt but the last is stored as an ATTEMPT result, the last as the FINAL one, all with
+ * the run's sequenceId. A parallel run shares one sequenceId across its locations, so alerting
+ * can count it once.
+ */
+export async function runCheck(options: RunCheckOptions): Promise<RunOutcome> {
+  const { check, executor, record, signal, logger } = options;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? abortableSleep;
+  const sequenceId = randomUUID();
+  const strategy = (check.data.retryStrategy ?? null) as RetryStrategy | null;
+  const timeoutMs = attemptTimeoutMs(check.checkType, check.data);
+
+  const runIn = async (firstLocation: string): Promise<Record<string, any>> => {
+    const startedAt = now();
+    let location = firstLocation;
+    for (let attempt = 1; ; attempt++) {
+      const probe = await executor(check, { location, variables: options.variables, timeoutMs, signal, logger });
+      const decision = signal.aborted
+        ? ({ retry: false } as const)
+        : nextRetry(strategy, {
+            attempt,
+            elapsedMs: now() - startedAt,
+            lastResult: { networkError: probe.networkError, hasFailures: probe.hasFailures },
+            lastLocation: location,
+            locations: options.allLocations,
+          });
+      const input = { check, location, sequenceId, attempts: attempt, probe, testSessionId: options.testSessionId ?? null };
+      if (!decision.retry) return record({ ...input, resultType: 'FINAL' });
+      await record({ ...input, resultType: 'ATTEMPT' });
+      logger.debug({ checkId: check.id, attempt, delayMs: decision.delayMs }, 'retrying check');
+      await sleep(decision.delayMs, signal);
+      location = decision.location;
+    }
+  };
+
+  const finals = await Promise.all(options.locations.map((l) => runIn(l)));
+  return { sequenceId, finals };
+}
