@@ -6,6 +6,13 @@ import { bootstrap, type BootstrapResult } from './service/bootstrap.js';
 import { createCheckGroupService } from './service/check-group-service.js';
 import { createCheckService } from './service/check-service.js';
 import { createStore, type Store, type StoreOptions } from './store/create-store.js';
+import type { EventBus } from './events/event-bus.js';
+import { createMemoryEventBus } from './events/create-memory-event-bus.js';
+import { createRunner, type Runner } from './runner/create-runner.js';
+import { createExecutors } from './runner/create-executors.js';
+import { createRunRecorder } from './service/record-run.js';
+import { createResultRetention } from './service/result-retention.js';
+import { createTestSessionService } from './service/test-session-service.js';
 
 /** A running (or ready-to-listen) Lookout: the REST API over a store. */
 export interface Lookout {
@@ -14,7 +21,9 @@ export interface Lookout {
   config: Config;
   logger: Logger;
   bootstrap: BootstrapResult;
-  /** Starts listening; resolves to the base URL. */
+  bus: EventBus;
+  runner: Runner;
+  /** Starts listening (and the scheduler, when enabled); resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting requests, finishes those in flight and closes the store. */
   close(): Promise<void>;
@@ -37,13 +46,29 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
   );
   try {
     const boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
+    const bus = createMemoryEventBus({ logger });
+    const recorder = createRunRecorder({ store, bus, logger });
+    const runner = createRunner({
+      store,
+      logger,
+      record: (input) => recorder.record(input),
+      executors: createExecutors(config),
+      concurrency: config.runnerConcurrency,
+      schedule: config.runnerEnabled,
+    });
+    const testSessions = createTestSessionService({ store, bus, runner, logger });
+    await testSessions.cancelInterrupted();
     const context: ApiContext = {
       config,
       store,
       checks: createCheckService({ store, publicUrl: config.publicUrl }),
       groups: createCheckGroupService({ store }),
+      bus,
+      runner,
+      testSessions,
     };
     const app = await createApi({ context, logger });
+    let retention: { close(): Promise<void> } | undefined;
     let closed = false;
     return {
       app,
@@ -51,13 +76,23 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       config,
       logger,
       bootstrap: boot,
+      bus,
+      runner,
       async listen() {
-        return app.listen({ port: config.port, host: config.host });
+        const url = await app.listen({ port: config.port, host: config.host });
+        await runner.start();
+        if (config.runnerEnabled) retention = createResultRetention({ store, days: config.resultRetentionDays, logger });
+        return url;
       },
       async close() {
         if (closed) return;
         closed = true;
+        // Stop taking requests, then stop planning runs and let the ones in flight finish.
         await app.close();
+        await runner.close();
+        await testSessions.close();
+        await retention?.close();
+        await bus.close();
         await store.close();
       },
     };

@@ -3,6 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { CheckService } from '../service/check-service.js';
 import type { CheckGroupService } from '../service/check-group-service.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { Runner } from '../runner/create-runner.js';
+import type { TestSessionService } from '../service/test-session-service.js';
 import type { Store } from '../store/create-store.js';
 
 /** The Fastify instance routes are registered on, typed by TypeBox schemas. */
@@ -20,6 +23,9 @@ export interface ApiContext {
   store: Store;
   checks: CheckService;
   groups: CheckGroupService;
+  bus: EventBus;
+  runner: Runner;
+  testSessions: TestSessionService;
 }
 
 declare module 'fastify' {

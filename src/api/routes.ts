@@ -1,14 +1,22 @@
 import type { Api, ApiContext } from './api-context.js';
 import { accountsRoutes } from './accounts-routes.js';
+import { analyticsRoutes } from './analytics-routes.js';
+import { checkResultsRoutes } from './check-results-routes.js';
+import { checkStatusesRoutes } from './check-statuses-routes.js';
+import { errorGroupsRoutes } from './error-groups-routes.js';
 import { badgesRoutes } from './badges-routes.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { privateLocationsRoutes } from './private-locations-routes.js';
 import { staticIpsRoutes } from './static-ips-routes.js';
 import { alertChannelsRoutes } from './alert-channels-routes.js';
+import { alertNotificationsRoutes } from './alert-notifications-routes.js';
+import { checkAlertsRoutes } from './check-alerts-routes.js';
 import { snippetsRoutes } from './snippets-routes.js';
 import { variablesRoutes } from './variables-routes.js';
 import { checkGroupsRoutes } from './check-groups-routes.js';
 import { checksRoutes } from './checks-routes.js';
+import { runsRoutes } from './runs-routes.js';
+import { testSessionsRoutes } from './test-sessions-routes.js';
 
 /** Every REST route module, registered in this order. */
 export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
@@ -20,6 +28,14 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   staticIpsRoutes,
   badgesRoutes,
   alertChannelsRoutes,
+  checkAlertsRoutes,
+  alertNotificationsRoutes,
   variablesRoutes,
   snippetsRoutes,
+  checkResultsRoutes,
+  checkStatusesRoutes,
+  errorGroupsRoutes,
+  analyticsRoutes,
+  runsRoutes,
+  testSessionsRoutes,
 ];

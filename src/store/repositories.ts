@@ -17,6 +17,7 @@ import { createChecksRepository } from './checks-repository.js';
 import type { Queryable } from './db.js';
 import { createReferencesRepository } from './references-repository.js';
 import { createRunnerRepository } from './runner-repository.js';
+import { createTestSessionsRepository } from './test-sessions-repository.js';
 import { createSubscriptionsRepository } from './subscriptions-repository.js';
 
 /** Every repository, bound to one connection or transaction. */
@@ -34,6 +35,7 @@ export function repositories(q: Queryable) {
     subscriptions: createSubscriptionsRepository(q),
     references: createReferencesRepository(q),
     runner: createRunnerRepository(q),
+    testSessions: createTestSessionsRepository(q),
     alertChannels: createAlertChannelsRepository(q),
     alertStates: createAlertStatesRepository(q),
     checkAlerts: createCheckAlertsRepository(q),

@@ -43,6 +43,12 @@ export function createRunnerRepository(db: Queryable) {
       return row;
     },
 
+    /** The heartbeat check a ping token belongs to. */
+    async checkByPingToken(token: string): Promise<ScheduledCheckRow | undefined> {
+      const [row] = await db.query<ScheduledCheckRow>(`${SELECT} WHERE c.check_type = 'HEARTBEAT' AND c.data->'heartbeat'->>'pingToken' = $1`, [token]);
+      return row;
+    },
+
     /** Ids of every check (to notice deletions). */
     async checkIds(): Promise<string[]> {
       return (await db.query<{ id: string }>('SELECT id FROM checks')).map((r) => r.id);

@@ -39,12 +39,15 @@ async function toResponse(res: Response): Promise<TestResponse> {
   return { status: res.status, headers: res.headers, body, text };
 }
 
-/** Starts a server on `backend` (PGlite in memory by default). */
+/**
+ * Starts a server on `backend` (PGlite in memory by default). The scheduler is off unless
+ * `config.runnerEnabled` is set: test data names hosts no test may reach.
+ */
 export async function startTestServer(options: { backend?: Backend; config?: Record<string, unknown> } = {}): Promise<TestServer> {
   const backend = options.backend ?? BACKENDS[0]!;
   const storeOptions = backend.options();
   const lookout = await createLookout({
-    config: { port: 0, host: '127.0.0.1', rateLimitMax: 600, bootstrapAccountId: undefined, bootstrapApiKey: undefined, ...options.config },
+    config: { port: 0, host: '127.0.0.1', rateLimitMax: 600, runnerEnabled: false, bootstrapAccountId: undefined, bootstrapApiKey: undefined, ...options.config },
     storeOptions,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });

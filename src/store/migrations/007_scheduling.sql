@@ -63,3 +63,5 @@ CREATE TABLE test_session_error_groups (
   archived_forever boolean NOT NULL DEFAULT false,
   UNIQUE (account_id, error_hash)
 );
+
+CREATE INDEX checks_ping_token ON checks ((data->'heartbeat'->>'pingToken')) WHERE check_type = 'HEARTBEAT';

@@ -1,0 +1,98 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import Type from 'typebox';
+import { notFound } from '../domain/lookout-error.js';
+import type { Api, ApiContext } from './api-context.js';
+import { sendPage } from './pagination.js';
+import { PageQuery } from './schemas/common.js';
+
+const CheckId = Type.Object({ checkId: Type.String({ format: 'uuid' }) });
+const TOKEN = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+
+/**
+ * Runs on demand and heartbeat pings: trigger tokens (`/v1/triggers/checks/{checkId}`), the public
+ * trigger URL (`/checks/{checkId}/trigger/{token}`, 10 calls a minute per trigger) and the public
+ * heartbeat ping URLs (`/ping/{token}`, `/start`, `/fail`).
+ */
+export function runsRoutes(app: Api, { store, runner, config }: ApiContext): void {
+  const triggerUrl = (checkId: string, token: string) => `${config.publicUrl.replace(/\/$/, '')}/checks/${checkId}/trigger/${token}`;
+  const triggerView = (row: { id: number; check_id: string; token: string; called_at: Date | null; created_at: Date; updated_at: Date | null }) => ({
+    id: row.id, checkId: row.check_id, token: row.token, url: triggerUrl(row.check_id, row.token),
+    called_at: row.called_at?.toISOString() ?? null, created_at: row.created_at.toISOString(), updated_at: row.updated_at?.toISOString() ?? null,
+  });
+  const tags = ['Triggers'];
+
+  app.post('/v1/triggers/checks/:checkId', { schema: { tags, summary: 'Create the trigger token of a check', params: CheckId } }, async (req, reply) => {
+    const { accountId } = req.principal;
+    if (!(await store.checks.get(accountId, req.params.checkId))) throw notFound('Check', req.params.checkId);
+    const [row] = await store.db.query<any>(
+      `INSERT INTO check_triggers (account_id, check_id, token) VALUES ($1, $2, $3)
+       ON CONFLICT (check_id) DO UPDATE SET updated_at = now() RETURNING *`,
+      [accountId, req.params.checkId, randomBytes(18).toString('base64url')],
+    );
+    return reply.code(201).send(triggerView(row));
+  });
+  app.get('/v1/triggers/checks/:checkId', { schema: { tags, summary: 'Get the trigger token of a check', params: CheckId } }, async (req) => {
+    const [row] = await store.db.query<any>('SELECT * FROM check_triggers WHERE account_id = $1 AND check_id = $2', [req.principal.accountId, req.params.checkId]);
+    if (!row) throw notFound('Trigger of check', req.params.checkId);
+    return triggerView(row);
+  });
+  app.delete('/v1/triggers/checks/:checkId', { schema: { tags, summary: 'Delete the trigger token of a check', params: CheckId } }, async (req, reply) => {
+    const rows = await store.db.query('DELETE FROM check_triggers WHERE account_id = $1 AND check_id = $2 RETURNING id', [req.principal.accountId, req.params.checkId]);
+    if (rows.length === 0) throw notFound('Trigger of check', req.params.checkId);
+    return reply.code(204).send();
+  });
+
+  app.route({
+      // One route for both methods: they share the trigger's budget of 10 calls a minute.
+      method: ['GET', 'POST'],
+      url: '/checks/:checkId/trigger/:token',
+      schema: { tags, summary: 'Run a check now through its trigger URL (no API key)', params: Type.Object({ checkId: Type.String({ format: 'uuid' }), token: TOKEN }) },
+      config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: any) => `trigger|${r.params.token}` } } as never,
+      handler: async (req: any) => {
+        const [row] = await store.db.query<{ account_id: string }>(
+          'UPDATE check_triggers SET called_at = now() WHERE check_id = $1 AND token = $2 RETURNING account_id',
+          [req.params.checkId, req.params.token],
+        );
+        if (!row) throw notFound('Trigger', req.params.token);
+        const outcome = await runner.runNow(row.account_id, req.params.checkId);
+        return { checkId: req.params.checkId, sequenceId: outcome.sequenceId, results: outcome.finals };
+      },
+  });
+
+  const pingTags = ['Heartbeats'];
+  for (const [suffix, kind] of [['', 'ping'], ['/start', 'start'], ['/fail', 'fail']] as const) {
+      app.route({
+        method: ['GET', 'POST'],
+        url: `/ping/:token${suffix}`,
+        schema: { tags: pingTags, summary: `Heartbeat ${kind} (no API key)`, params: Type.Object({ token: TOKEN }) },
+        config: { public: true, rateLimit: { max: 600, timeWindow: 60_000, keyGenerator: (r: any) => `ping|${r.params.token}` } } as never,
+        handler: async (req: any, reply: any) => {
+          const rows = await store.runner.checkByPingToken(req.params.token);
+          if (!rows) throw notFound('Heartbeat', req.params.token);
+          const at = new Date();
+          await store.db.query(
+            'INSERT INTO heartbeat_pings (id, account_id, check_id, kind, received_at, method, source, user_agent) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+            [randomUUID(), rows.account_id, rows.id, kind, at, req.method, req.ip, String(req.headers['user-agent'] ?? '').slice(0, 512) || null],
+          );
+          if (kind !== 'start') await runner.recordPing(rows, kind, at);
+          return reply.type('text/plain').send('OK\n');
+        },
+      });
+  }
+
+  app.get('/v1/checks/heartbeats/:checkId/events', {
+    schema: { tags: pingTags, summary: 'Pings received by a heartbeat check, newest first', params: CheckId, querystring: Type.Object(PageQuery, { additionalProperties: false }) },
+  }, async (req, reply) => {
+    const { accountId } = req.principal;
+    const check = await store.checks.get(accountId, req.params.checkId);
+    if (!check || check.check_type !== 'HEARTBEAT') throw notFound('Heartbeat check', req.params.checkId);
+    const { page = 1, limit = 10 } = req.query;
+    const rows = await store.db.query<any>(
+      `SELECT id, kind, received_at, method, source, user_agent, count(*) OVER ()::int AS total FROM heartbeat_pings
+       WHERE account_id = $1 AND check_id = $2 ORDER BY received_at DESC, id LIMIT $3 OFFSET $4`,
+      [accountId, req.params.checkId, limit, (page - 1) * limit],
+    );
+    const total = rows[0]?.total ?? Number((await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM heartbeat_pings WHERE check_id = $1', [req.params.checkId]))[0]?.n ?? 0);
+    return sendPage(reply, rows.map((r) => ({ id: r.id, type: r.kind.toUpperCase(), timestamp: r.received_at.toISOString(), method: r.method, source: r.source, userAgent: r.user_agent })), total, page, limit);
+  });
+}

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
+import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { Runner } from '../runner/create-runner.js';
+import type { Store } from '../store/create-store.js';
+import type { TestSessionCheckEntry, TestSessionErrorGroupRow, TestSessionRow } from '../store/test-sessions-repository.js';
+
+/** Final states of a test session (spec "States"). */
+export const FINAL_TEST_SESSION_STATES = ['PASSED', 'FAILED', 'CANCELLED'] as const;
+
+/** A test session as the API shows it. */
+export function toTestSessionView(row: TestSessionRow): Record<string, any> {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    runLocation: row.run_location,
+    environment: row.environment,
+    checkIds: row.check_ids,
+    results: row.results,
+    errorGroupIds: row.error_group_ids,
+    testSessionErrorGroupIds: row.error_group_ids,
+    created_at: row.created_at.toISOString(),
+    startedAt: row.started_at?.toISOString() ?? null,
+    stoppedAt: row.stopped_at?.toISOString() ?? null,
+    updated_at: row.updated_at?.toISOString() ?? null,
+  };
+}
+
+/** A test session error group as the API shows it (spec "Error group", test session column). */
+export function toTestSessionErrorGroupView(row: TestSessionErrorGroupRow): Record<string, any> {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    environments: row.environments,
+    errorHash: row.error_hash,
+    rawErrorMessage: row.raw_error_message,
+    cleanedErrorMessage: row.cleaned_error_message,
+    firstSeen: row.first_seen.toISOString(),
+    lastSeen: row.last_seen.toISOString(),
+    archivedUntilNextEvent: row.archived_until_next_event,
+    pwtMetadata: null,
+    rootCauseAnalyses: [],
+  };
+}
+
+/** What triggers a session. */
+export interface TriggerInput {
+  checkIds?: string[];
+  /** Each entry is a set of tags a check must all carry; a check matching any entry runs. */
+  tags?: string[][];
+  name?: string;
+  runLocation?: string;
+  environment?: string;
+}
+
+/** Options of the test session service. */
+export interface TestSessionServiceOptions {
+  store: Store;
+  bus: EventBus;
+  runner: Runner;
+  logger: Logger;
+  /** Checks of one session run at once at most. */
+  concurrency?: number;
+}
+
+/**
+ * Test sessions: checks triggered now (from CI/CD), run with bounded concurrency, their FINAL
+ * results deciding PASSED or FAILED. Runs of a session stay out of the checks' statuses, alerts
+ * and error groups; their errors are grouped per account as test session error groups.
+ */
+export function createTestSessionService(options: TestSessionServiceOptions) {
+  const { store, bus, runner, logger } = options;
+  const concurrency = options.concurrency ?? 5;
+  const cancelled = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+
+  async function publish(row: TestSessionRow) {
+    await bus.publish({ type: 'testSessionUpdated', accountId: row.account_id, testSessionId: row.id, testSession: toTestSessionView(row) });
+  }
+
+  async function execute(accountId: string, id: string, entries: TestSessionCheckEntry[], environment: string | null, runLocation: string | null) {
+    const errorGroupIds: string[] = [];
+    let next = 0;
+    const persist = async (final: boolean) => {
+      const isCancelled = cancelled.has(id);
+      const status = isCancelled ? 'CANCELLED' : !final ? 'RUNNING' : entries.some((e) => e.status === 'FAILED') ? 'FAILED' : 'PASSED';
+      await store.testSessions.save(id, { status, results: entries, errorGroupIds, stopped: final || isCancelled });
+      const row = await store.testSessions.get(accountId, id);
+      if (row) await publish(row);
+    };
+    const worker = async () => {
+      while (next < entries.length) {
+        const entry = entries[next++]!;
+        if (cancelled.has(id)) {
+          entry.status = 'CANCELLED';
+          continue;
+        }
+        entry.status = 'RUNNING';
+        await persist(false);
+        try {
+          const outcome = await runner.runNow(accountId, entry.checkId, { testSessionId: id, location: runLocation ?? undefined });
+          entry.sequenceId = outcome.sequenceId;
+          entry.resultIds = outcome.finals.map((r) => String(r.id));
+          entry.status = outcome.finals.some((r) => r.hasFailures) ? 'FAILED' : 'PASSED';
+          for (const r of outcome.finals) {
+            for (const message of resultErrors(r)) {
+              const cleaned = cleanErrorMessage(message);
+              const gid = await store.testSessions.recordError(accountId, { id: randomUUID(), hash: errorHash(cleaned), raw: message, cleaned, environment, seenAt: new Date() });
+              if (!errorGroupIds.includes(gid)) errorGroupIds.push(gid);
+            }
+          }
+        } catch (err) {
+          logger.warn({ err, checkId: entry.checkId, testSessionId: id }, 'test session run failed');
+          entry.status = 'FAILED';
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker));
+    await persist(true);
+    cancelled.delete(id);
+  }
+
+  return {
+    /** Creates a session for the selected checks and starts running them; resolves with the new session. */
+    async trigger(accountId: string, input: TriggerInput) {
+      if (input.checkIds?.length) {
+        const owned = await store.testSessions.checksOwned(accountId, input.checkIds);
+        assertValid(input.checkIds.flatMap((id, i) => (owned.has(id) ? [] : [{ key: `checkIds.${i}`, message: `check ${id} does not exist` }])));
+      }
+      const checks = await store.testSessions.selectChecks(accountId, { checkIds: input.checkIds, tags: input.tags });
+      if (checks.length === 0) throw new LookoutError('NOT_FOUND', 'No activated check matches the trigger');
+      const id = randomUUID();
+      const entries: TestSessionCheckEntry[] = checks.map((c) => ({ checkId: c.id, name: c.name, checkType: c.check_type, status: 'PENDING', resultIds: [], sequenceId: null }));
+      await store.testSessions.insert({
+        id, account_id: accountId, name: input.name ?? `Test session ${new Date().toISOString()}`, status: 'RUNNING',
+        run_location: input.runLocation ?? null, environment: input.environment ?? null, check_ids: checks.map((c) => c.id), results: entries,
+      });
+      const p = execute(accountId, id, entries.map((e) => ({ ...e })), input.environment ?? null, input.runLocation ?? null)
+        .catch((err) => logger.error({ err, testSessionId: id }, 'test session failed'))
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      const row = (await store.testSessions.get(accountId, id))!;
+      await publish(row);
+      return toTestSessionView(row);
+    },
+
+    async get(accountId: string, id: string) {
+      const row = await store.testSessions.get(accountId, id);
+      if (!row) throw notFound('Test session', id);
+      return toTestSessionView(row);
+    },
+
+    async list(accountId: string, limit: number, nextId?: string) {
+      let after: { createdAt: Date; id: string } | undefined;
+      if (nextId) {
+        const cursor = await store.testSessions.get(accountId, nextId);
+        if (!cursor) throw new LookoutError('VALIDATION', '"nextId" is not a cursor of this list', { issues: [{ key: 'nextId', message: 'is unknown' }], source: 'query' });
+        after = { createdAt: cursor.created_at, id: cursor.id };
+      }
+      const rows = await store.testSessions.list(accountId, limit + 1, after);
+      const page = rows.slice(0, limit);
+      return { length: page.length, entries: page.map(toTestSessionView), nextId: rows.length > limit ? page[page.length - 1]!.id : null };
+    },
+
+    /**
+     * Waits up to `maxWaitSeconds` for the session to reach a final state: resolves with it, or
+     * throws TIMEOUT (408 with Retry-After) so the caller asks again.
+     */
+    async awaitCompletion(accountId: string, id: string, maxWaitSeconds: number) {
+      const isFinal = (status: string) => (FINAL_TEST_SESSION_STATES as readonly string[]).includes(status);
+      const current = await this.get(accountId, id);
+      if (isFinal(current.status)) return current;
+      const done = await new Promise<Record<string, any> | null>((resolve) => {
+        const timer = setTimeout(() => {
+          unsubscribe();
+          resolve(null);
+        }, maxWaitSeconds * 1000);
+        const unsubscribe = bus.subscribe('testSessionUpdated', (e) => {
+          if (e.testSessionId !== id || !isFinal(e.testSession.status)) return;
+          clearTimeout(timer);
+          unsubscribe();
+          resolve(e.testSession);
+        });
+      });
+      if (done) return done;
+      const again = await this.get(accountId, id);
+      if (isFinal(again.status)) return again;
+      throw new LookoutError('TIMEOUT', `Test session ${id} is still running; call again`, { retryAfter: 1 });
+    },
+
+    async cancel(accountId: string, id: string) {
+      const row = await store.testSessions.get(accountId, id);
+      if (!row) throw notFound('Test session', id);
+      if (row.status === 'RUNNING') {
+        cancelled.add(id);
+        await store.testSessions.save(id, { status: 'CANCELLED', results: row.results, errorGroupIds: row.error_group_ids, stopped: true });
+      }
+      const updated = (await store.testSessions.get(accountId, id))!;
+      await publish(updated);
+      return toTestSessionView(updated);
+    },
+
+    async getErrorGroup(accountId: string, id: string) {
+      const row = await store.testSessions.getErrorGroup(accountId, id);
+      if (!row) throw notFound('Test session error group', id);
+      return toTestSessionErrorGroupView(row);
+    },
+
+    async errorGroupsOf(accountId: string, sessionId: string) {
+      const session = await store.testSessions.get(accountId, sessionId);
+      if (!session) throw notFound('Test session', sessionId);
+      return (await store.testSessions.errorGroups(accountId, session.error_group_ids)).map(toTestSessionErrorGroupView);
+    },
+
+    async archiveErrorGroup(accountId: string, id: string, flags: { archiveForEver?: boolean; archivedUntilNextEvent?: boolean }) {
+      const row = await store.testSessions.archiveErrorGroup(accountId, id, flags);
+      if (!row) throw notFound('Test session error group', id);
+      return toTestSessionErrorGroupView(row);
+    },
+
+    /** Marks sessions of a previous process that never finished as CANCELLED. */
+    async cancelInterrupted(): Promise<number> {
+      return store.testSessions.cancelInterrupted();
+    },
+
+    async close(): Promise<void> {
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+export type TestSessionService = ReturnType<typeof createTestSessionService>;
+
+/** Error messages of a result's REST view. */
+function resultErrors(result: Record<string, any>): string[] {
+  const out: string[] = [];
+  const api = result.apiCheckResult;
+  if (api?.requestError) out.push(String(api.requestError));
+  for (const part of [result.browserCheckResult, result.multiStepCheckResult]) {
+    for (const e of part?.errors ?? []) out.push(typeof e === 'string' ? e : String(e.message ?? JSON.stringify(e)));
+  }
+  for (const e of result.errors ?? []) out.push(typeof e === 'string' ? e : String(e.message ?? ''));
+  if (out.length === 0 && result.hasFailures) {
+    for (const a of api?.assertions ?? []) if (a.passed === false) out.push(`Assertion failed: ${a.source} ${a.property ?? ''} ${a.comparison} ${a.target ?? ''}`.replace(/\s+/g, ' '));
+  }
+  return out.filter(Boolean);
+}
