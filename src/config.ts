@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /** Everything configurable, read from the environment once at start (README lists each variable). */
 export interface Config {
   port: number;
@@ -13,10 +15,38 @@ export interface Config {
   logLevel: string;
   /** Requests per 60 s per route per account; 0 turns rate limiting off. */
   rateLimitMax: number;
+  /** Redis for the event bus between processes (`REDIS_URL`); unset: events stay in this process. */
+  redisUrl: string | undefined;
+  /** Whether this process runs the schedule (`LOOKOUT_RUNNER`, default on; run exactly one such process). */
+  runnerEnabled: boolean;
+  /** Scheduled runs in flight at most (`LOOKOUT_RUNNER_CONCURRENCY`). */
+  runnerConcurrency: number;
+  /** Days a run result is kept (`LOOKOUT_RESULT_RETENTION_DAYS`, default 30); 0 keeps results for ever. */
+  resultRetentionDays: number;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   staticIps: string[] | undefined;
   staticIpv6s: string[] | undefined;
+  /** SMTP server of EMAIL alert channels (`SMTP_URL`, e.g. smtp://user:pass@mail:587); unset: email deliveries fail. */
+  smtpUrl: string | undefined;
+  /** Sender of alert emails (`SMTP_FROM`). */
+  smtpFrom: string;
+  /** PagerDuty Events API v2 endpoint (`PAGERDUTY_EVENTS_URL`). */
+  pagerDutyEventsUrl: string;
+  /** Opsgenie API base URLs of the US and EU regions (`OPSGENIE_API_URL_US`, `OPSGENIE_API_URL_EU`). */
+  opsgenieApiUrlUs: string;
+  opsgenieApiUrlEu: string;
+  /** Provider webhooks that send SMS and make calls (`SMS_PROVIDER_URL`, `CALL_PROVIDER_URL`); unset: those deliveries fail. */
+  smsProviderUrl: string | undefined;
+  callProviderUrl: string | undefined;
+  /** Waits before each retry of a failed alert delivery, in seconds (`LOOKOUT_ALERT_RETRY_DELAYS`, default 10,60,300). */
+  alertRetryDelaysSeconds: number[];
+  /** Time limit of one alert delivery attempt, in ms (`LOOKOUT_ALERT_TIMEOUT_MS`). */
+  alertTimeoutMs: number;
+  /** Chromium binary of browser and multi-step checks (`LOOKOUT_CHROMIUM_PATH`, default Debian's /usr/bin/chromium). */
+  chromiumPath: string;
+  /** Folder of run assets such as browser check screenshots (`LOOKOUT_ASSETS_DIR`, default `<dataDir>/assets`). */
+  assetsDir: string;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -31,23 +61,56 @@ function list(value: string | undefined): string[] | undefined {
   return value.split(/[\s,]+/).filter(Boolean);
 }
 
+function url(name: string, value: string | undefined, fallback: string): string;
+function url(name: string, value: string | undefined, fallback?: undefined): string | undefined;
+function url(name: string, value: string | undefined, fallback?: string): string | undefined {
+  if (!value) return fallback;
+  try {
+    new URL(value);
+  } catch {
+    throw new Error(`${name} must be a URL, got "${value}"`);
+  }
+  return value;
+}
+
+function seconds(name: string, value: string | undefined, fallback: number[]): number[] {
+  if (value === undefined) return fallback;
+  return (list(value) ?? []).map((v) => int(name, v, 0));
+}
+
 /** Reads the configuration from `env`, failing with a clear message on a malformed value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 4000);
   const host = env.HOST || '0.0.0.0';
+  const dataDir = env.LOOKOUT_DATA_DIR || './.lookout-data';
   return {
     port,
     host,
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: int('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
-    dataDir: env.LOOKOUT_DATA_DIR || './.lookout-data',
+    dataDir,
     publicUrl: env.LOOKOUT_PUBLIC_URL || `http://localhost:${port}`,
     bootstrapAccountId: env.LOOKOUT_ACCOUNT_ID || undefined,
     bootstrapApiKey: env.LOOKOUT_API_KEY || undefined,
     logLevel: env.LOG_LEVEL || 'info',
+    redisUrl: env.REDIS_URL || undefined,
+    runnerEnabled: !['off', 'false', '0', 'no'].includes((env.LOOKOUT_RUNNER ?? 'on').toLowerCase()),
+    runnerConcurrency: Math.max(1, int('LOOKOUT_RUNNER_CONCURRENCY', env.LOOKOUT_RUNNER_CONCURRENCY, 100)),
     rateLimitMax: int('LOOKOUT_RATE_LIMIT', env.LOOKOUT_RATE_LIMIT, 600),
+    resultRetentionDays: int('LOOKOUT_RESULT_RETENTION_DAYS', env.LOOKOUT_RESULT_RETENTION_DAYS, 30),
     bodyLimit: int('LOOKOUT_BODY_LIMIT', env.LOOKOUT_BODY_LIMIT, 5 * 1024 * 1024),
     staticIps: list(env.LOOKOUT_STATIC_IPS),
     staticIpv6s: list(env.LOOKOUT_STATIC_IPV6S),
+    smtpUrl: url('SMTP_URL', env.SMTP_URL),
+    smtpFrom: env.SMTP_FROM || 'Lookout <lookout@localhost>',
+    pagerDutyEventsUrl: url('PAGERDUTY_EVENTS_URL', env.PAGERDUTY_EVENTS_URL, 'https://events.pagerduty.com/v2/enqueue'),
+    opsgenieApiUrlUs: url('OPSGENIE_API_URL_US', env.OPSGENIE_API_URL_US, 'https://api.opsgenie.com'),
+    opsgenieApiUrlEu: url('OPSGENIE_API_URL_EU', env.OPSGENIE_API_URL_EU, 'https://api.eu.opsgenie.com'),
+    smsProviderUrl: url('SMS_PROVIDER_URL', env.SMS_PROVIDER_URL),
+    callProviderUrl: url('CALL_PROVIDER_URL', env.CALL_PROVIDER_URL),
+    alertRetryDelaysSeconds: seconds('LOOKOUT_ALERT_RETRY_DELAYS', env.LOOKOUT_ALERT_RETRY_DELAYS, [10, 60, 300]),
+    alertTimeoutMs: int('LOOKOUT_ALERT_TIMEOUT_MS', env.LOOKOUT_ALERT_TIMEOUT_MS, 10_000),
+    chromiumPath: env.LOOKOUT_CHROMIUM_PATH || '/usr/bin/chromium',
+    assetsDir: env.LOOKOUT_ASSETS_DIR || path.join(dataDir, 'assets'),
   };
 }

@@ -8,6 +8,7 @@ import { createCheckService } from './service/check-service.js';
 import { createStore, type Store, type StoreOptions } from './store/create-store.js';
 import type { EventBus } from './events/event-bus.js';
 import { createMemoryEventBus } from './events/create-memory-event-bus.js';
+import { createRedisEventBus } from './events/create-redis-event-bus.js';
 import { createRunner, type Runner } from './runner/create-runner.js';
 import { createExecutors } from './runner/create-executors.js';
 import { createRunRecorder } from './service/record-run.js';
@@ -46,7 +47,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
   );
   try {
     const boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
-    const bus = createMemoryEventBus({ logger });
+    const bus = config.redisUrl ? await createRedisEventBus({ url: config.redisUrl, logger }) : createMemoryEventBus({ logger });
     const recorder = createRunRecorder({ store, bus, logger });
     const runner = createRunner({
       store,

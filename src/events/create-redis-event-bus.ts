@@ -1,0 +1,75 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { EventBus, EventHandler } from './event-bus.js';
+import type { LookoutEvent, LookoutEventType } from './lookout-event.js';
+
+/** Options of the Redis event bus. */
+export interface RedisEventBusOptions {
+  url: string;
+  /** Channel prefix, so several installations can share one Redis. */
+  prefix?: string;
+  logger?: Logger;
+}
+
+/**
+ * The multi-process event bus: events go through Redis pub/sub (one channel per event type), so
+ * a runner in one process and GraphQL subscribers in another see the same stream. Like the
+ * in-process bus, delivery is at-most-once; subscribing happens before `subscribe` returns
+ * only locally — the Redis SUBSCRIBE of a new event type is awaited by `ready()`.
+ */
+export async function createRedisEventBus(options: RedisEventBusOptions): Promise<EventBus & { ready(): Promise<void> }> {
+  const prefix = options.prefix ?? 'lookout:events:';
+  const pub = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  const sub = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  for (const client of [pub, sub]) client.on('error', (err) => options.logger?.error({ err }, 'redis event bus connection error'));
+  await Promise.all([pub.connect(), sub.connect()]);
+
+  const handlers = new Map<LookoutEventType, Set<EventHandler<any>>>();
+  const pending = new Set<Promise<unknown>>();
+  let closed = false;
+
+  sub.on('message', (channel: string, message: string) => {
+    const type = channel.slice(prefix.length) as LookoutEventType;
+    let event: LookoutEvent;
+    try {
+      event = JSON.parse(message) as LookoutEvent;
+    } catch (err) {
+      options.logger?.warn({ err, channel }, 'ignoring a malformed event');
+      return;
+    }
+    for (const handler of handlers.get(type) ?? []) {
+      try {
+        handler(event);
+      } catch (err) {
+        options.logger?.error({ err, type }, 'event handler failed');
+      }
+    }
+  });
+
+  return {
+    async publish(event) {
+      if (closed) return;
+      await pub.publish(prefix + event.type, JSON.stringify(event));
+    },
+    subscribe(type, handler) {
+      let set = handlers.get(type);
+      if (!set) {
+        handlers.set(type, (set = new Set()));
+        const p = sub.subscribe(prefix + type).finally(() => pending.delete(p));
+        pending.add(p);
+      }
+      set.add(handler);
+      return () => {
+        set.delete(handler);
+      };
+    },
+    async ready() {
+      await Promise.all([...pending]);
+    },
+    async close() {
+      closed = true;
+      handlers.clear();
+      await Promise.allSettled([sub.quit(), pub.quit()]);
+    },
+  };
+}
