@@ -2,7 +2,7 @@
 
 /** A failed probe is data: a stable code and a human message. */
 export interface ProbeError {
-  /** Stable code, e.g. ECONNREFUSED, TIMEOUT, DNS_NXDOMAIN, ASSERTION_FAILED, NOT_SUPPORTED, NO_BROWSER. */
+  /** Stable code, e.g. ECONNREFUSED, ETIMEDOUT, DNS_NXDOMAIN, ASSERTION_FAILED, NOT_SUPPORTED, NO_BROWSER. */
   code: string;
   message: string;
 }

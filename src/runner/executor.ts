@@ -27,7 +27,7 @@ export interface RunContext {
   /** Location (lane) this attempt runs in, recorded as the result's runLocation. */
   location: string;
   variables: RunVariable[];
-  /** Hard limit of the attempt; executors stop and report TIMEOUT when it passes. */
+  /** Hard limit of the attempt; executors stop and report ETIMEDOUT when it passes. */
   timeoutMs: number;
   /** Aborted when the run is cancelled or the process shuts down. */
   signal: AbortSignal;
