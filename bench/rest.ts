@@ -1,6 +1,6 @@
 /**
  * REST read-path benchmark: `npm run bench:rest -- [--duration 10] [--connections 50]
- * [--backends pglite-memory,pglite-disk,postgres] [--cpu-prof <dir>]`.
+ * [--backends pglite-memory,pglite-disk,postgres] [--scenarios single,list] [--cpu-prof <dir>]`.
  *
  * For each storage backend it starts a server seeded with 1,000 checks and drives two scenarios
  * with autocannon over loopback: GET /v1/checks/{id} (rotating over every seeded id, so no single
@@ -39,19 +39,22 @@ interface BackendRun {
 }
 
 interface Scenario {
+  /** Short name for --scenarios. */
+  key: string;
   name: string;
   requests(ids: string[]): AutocannonRequest[];
 }
 
 const SCENARIOS: Scenario[] = [
   {
+    key: 'single',
     name: 'GET /v1/checks/{id}',
     requests(ids) {
       let next = 0;
       return [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/checks/${ids[next++ % ids.length]}` }) }];
     },
   },
-  { name: 'GET /v1/checks?limit=100', requests: () => [{ method: 'GET', path: '/v1/checks?limit=100' }] },
+  { key: 'list', name: 'GET /v1/checks?limit=100', requests: () => [{ method: 'GET', path: '/v1/checks?limit=100' }] },
 ];
 
 function log(line: string): void {
@@ -183,6 +186,7 @@ async function main(): Promise<number> {
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
       backends: { type: 'string', default: 'pglite-memory,pglite-disk,postgres' },
+      scenarios: { type: 'string', default: SCENARIOS.map((s) => s.key).join(',') },
       'cpu-prof': { type: 'string' },
     },
   });
@@ -190,6 +194,9 @@ async function main(): Promise<number> {
   const connections = Number(values.connections);
   if (!Number.isInteger(duration) || duration < 1 || duration > 600) throw new Error('--duration must be whole seconds, 1..600');
   if (!Number.isInteger(connections) || connections < 1 || connections > 1000) throw new Error('--connections must be 1..1000');
+  const wanted = values.scenarios.split(',').map((s) => s.trim());
+  const scenarios = SCENARIOS.filter((s) => wanted.includes(s.key));
+  if (scenarios.length === 0) throw new Error(`--scenarios takes a comma-separated subset of ${SCENARIOS.map((s) => s.key).join(',')}`);
   const cpuProfDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined;
   if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
 
@@ -211,7 +218,7 @@ async function main(): Promise<number> {
       log(`[${b.name}] warming up for ${WARMUP_SECONDS} s`);
       await load(`${b.name} warm-up`, ready.url, headers, SCENARIOS[0]!.requests(ready.ids), connections, WARMUP_SECONDS);
       const rows: Row[] = [];
-      for (const s of SCENARIOS) {
+      for (const s of scenarios) {
         log(`[${b.name}] ${s.name}`);
         const result = await load(`${b.name} ${s.name}`, ready.url, headers, s.requests(ready.ids), connections, duration);
         rows.push({ scenario: s.name, result });

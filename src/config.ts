@@ -19,6 +19,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Whether this process runs the schedule (`LOOKOUT_RUNNER`, default on; run exactly one such process). */
   runnerEnabled: boolean;
+  /** Browser and multi-step attempts at once at most (`LOOKOUT_BROWSER_CONCURRENCY`, default 2). */
+  browserConcurrency: number;
   /** Scheduled runs in flight at most (`LOOKOUT_RUNNER_CONCURRENCY`). */
   runnerConcurrency: number;
   /** Days a run result is kept (`LOOKOUT_RESULT_RETENTION_DAYS`, default 30); 0 keeps results for ever. */
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     redisUrl: env.REDIS_URL || undefined,
     runnerEnabled: !['off', 'false', '0', 'no'].includes((env.LOOKOUT_RUNNER ?? 'on').toLowerCase()),
+    browserConcurrency: Math.max(1, int('LOOKOUT_BROWSER_CONCURRENCY', env.LOOKOUT_BROWSER_CONCURRENCY, 2)),
     runnerConcurrency: Math.max(1, int('LOOKOUT_RUNNER_CONCURRENCY', env.LOOKOUT_RUNNER_CONCURRENCY, 100)),
     rateLimitMax: int('LOOKOUT_RATE_LIMIT', env.LOOKOUT_RATE_LIMIT, 600),
     resultRetentionDays: int('LOOKOUT_RESULT_RETENTION_DAYS', env.LOOKOUT_RESULT_RETENTION_DAYS, 30),

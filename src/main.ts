@@ -9,6 +9,7 @@ import { createStore, type Store, type StoreOptions } from './store/create-store
 import type { EventBus } from './events/event-bus.js';
 import { createMemoryEventBus } from './events/create-memory-event-bus.js';
 import { createRedisEventBus } from './events/create-redis-event-bus.js';
+import { alertingOptionsFromConfig, createAlerting } from './runner/alerting/create-alerting.js';
 import { createRunner, type Runner } from './runner/create-runner.js';
 import { createExecutors } from './runner/create-executors.js';
 import { createRunRecorder } from './service/record-run.js';
@@ -70,6 +71,8 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     };
     const app = await createApi({ context, logger });
     let retention: { close(): Promise<void> } | undefined;
+    // Alerting judges every FINAL result once: it runs only in the process that runs the schedule.
+    let alerting: { close(): Promise<void> } | undefined;
     let closed = false;
     return {
       app,
@@ -81,8 +84,13 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       runner,
       async listen() {
         const url = await app.listen({ port: config.port, host: config.host });
+        if (config.runnerEnabled) {
+          const a = createAlerting({ store, bus, logger, ...alertingOptionsFromConfig(config) });
+          await a.resume();
+          alerting = a;
+          retention = createResultRetention({ store, days: config.resultRetentionDays, logger });
+        }
         await runner.start();
-        if (config.runnerEnabled) retention = createResultRetention({ store, days: config.resultRetentionDays, logger });
         return url;
       },
       async close() {
@@ -92,6 +100,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         await app.close();
         await runner.close();
         await testSessions.close();
+        await alerting?.close();
         await retention?.close();
         await bus.close();
         await store.close();

@@ -31,6 +31,8 @@ describe.each(BACKENDS)('scheduler on $name', (backend) => {
     const base = type === 'TCP' ? { request: { hostname: 'h', port: 1 } } : type === 'HEARTBEAT' ? { heartbeat: { period: 1, periodUnit: 'minutes', grace: 0, graceUnit: 'seconds' } } : { request: { url: 'https://x.test' } };
     const data = withCheckDefaults(type, { name: `c-${id.slice(0, 4)}`, ...base, ...extra }, 'http://h');
     await store.checks.insert(accountId, { id, checkType: type, data });
+    // Creation time on the test's (fake) clock, not the database's.
+    await store.db.query('UPDATE checks SET created_at = $2 WHERE id = $1', [id, new Date()]);
     return id;
   }
 
@@ -131,10 +133,17 @@ describe.each(BACKENDS)('scheduler on $name', (backend) => {
     const s = createScheduler({ store, logger, run: rec.run, refreshMs: 5_000 });
     await s.start();
     const id = await addCheck('API', { frequency: 1, frequencyOffset: 1 });
-    await vi.advanceTimersByTimeAsync(5_000);
+    // The periodic refresh does database I/O that fake timers cannot wait for: refresh directly.
+    await s.refresh();
+    expect(s.stats().scheduled).toBe(1);
+    await store.checks.update(accountId, id, { ...(await store.checks.get(accountId, id))!.data, activated: false });
+    await s.refresh();
+    expect(s.stats().scheduled).toBe(0);
+    await store.checks.update(accountId, id, { ...(await store.checks.get(accountId, id))!.data, activated: true });
+    await s.refresh();
     expect(s.stats().scheduled).toBe(1);
     await store.checks.delete(accountId, id);
-    await vi.advanceTimersByTimeAsync(5_000);
+    await s.refresh();
     expect(s.stats().scheduled).toBe(0);
     await vi.advanceTimersByTimeAsync(MINUTE);
     expect(rec.runs).toEqual([]);

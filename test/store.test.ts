@@ -72,9 +72,12 @@ describe.each(BACKENDS)('store contract on $name', (backend) => {
     for (let i = 0; i < 5; i++) {
       await store.checks.insert(account, { id: randomUUID(), checkType: 'API', data: { name: `c${i}`, activated: true, groupId: null, tags: [] } });
     }
+    const all = await store.checks.list(account, {}, 1, 5);
     const page = await store.checks.list(account, {}, 2, 2);
     expect(page.total).toBe(5);
-    expect(page.rows.map((r) => r.name)).toEqual(['c2', 'c3']);
+    // Pages are windows of one stable order (creation time, then id).
+    expect(page.rows.map((r) => r.name)).toEqual(all.rows.slice(2, 4).map((r) => r.name));
+    expect(new Set(all.rows.map((r) => r.name))).toEqual(new Set(['c0', 'c1', 'c2', 'c3', 'c4']));
     expect(await store.checks.list(account, {}, 9, 2)).toEqual({ rows: [], total: 5 });
   });
 

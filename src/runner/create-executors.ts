@@ -2,18 +2,29 @@ import type { Config } from '../config.js';
 import type { CheckType } from '../domain/catalog.js';
 import type { Executor } from './executor.js';
 import { runApiCheck } from './executors/run-api-check.js';
+import { createBrowserCheckExecutor } from './executors/run-browser-check.js';
 import { runDnsCheck } from './executors/run-dns-check.js';
 import { runIcmpCheck } from './executors/run-icmp-check.js';
 import { runTcpCheck } from './executors/run-tcp-check.js';
+import { runUnsupportedCheck } from './executors/run-unsupported-check.js';
 import { runUrlCheck } from './executors/run-url-check.js';
+import { limitConcurrency } from './limit-concurrency.js';
 
-/** The executor of each check type this runner can run (HEARTBEAT is evaluated, not executed). */
-export function createExecutors(_config: Config): Partial<Record<CheckType, Executor>> {
+/** The executor of each check type (HEARTBEAT is evaluated by the scheduler, not executed). */
+export function createExecutors(config: Config): Partial<Record<CheckType, Executor>> {
+  const browser = limitConcurrency(
+    createBrowserCheckExecutor({ chromiumPath: config.chromiumPath, assetsDir: config.assetsDir }),
+    config.browserConcurrency,
+  );
   return {
     API: runApiCheck,
     URL: runUrlCheck,
     TCP: runTcpCheck,
     DNS: runDnsCheck,
     ICMP: runIcmpCheck,
+    BROWSER: browser,
+    MULTI_STEP: browser,
+    AGENTIC: runUnsupportedCheck,
+    PLAYWRIGHT: runUnsupportedCheck,
   };
 }

@@ -151,7 +151,8 @@ export function createScheduler(options: SchedulerOptions) {
           inFlight--;
           running.delete(p);
           if (job.reason === 'heartbeat-deadline' && entries.get(entry.row.id) === entry) {
-            entry.lastEvaluatedMs = job.plannedMs;
+            // The next evaluation is one period after this one, never a replay of missed periods.
+            entry.lastEvaluatedMs = Math.max(job.plannedMs, now());
             void heartbeatDue(entry).then((due) => schedule(entry, due)).then(arm, (err) => logger.error({ err }, 'heartbeat reschedule failed'));
           }
           drain();
@@ -202,7 +203,9 @@ export function createScheduler(options: SchedulerOptions) {
   }
 
   async function refresh(): Promise<void> {
-    const syncStart = new Date(now() - 1_000);
+    // The watermark is read from the database clock: an application clock that drifts from the
+    // database's would otherwise miss changes (or replay them).
+    const syncStart = new Date((await store.runner.databaseNow()).getTime() - 1_000);
     const changed = await store.runner.checks(lastSync ?? undefined);
     const ids = new Set(await store.runner.checkIds());
     for (const [id, entry] of entries) {

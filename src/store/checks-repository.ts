@@ -69,9 +69,14 @@ export function createChecksRepository(db: Queryable) {
       const join = filter.status ? 'JOIN check_statuses st ON st.check_id = c.id' : '';
       const whereSql = where.join(' AND ');
       params.push(limit, (page - 1) * limit);
+      // The page and the total are found over narrow rows first: a window count over whole rows
+      // would hold every matching check's `data` in memory (and sort it) to return one page.
       const rows = await db.query<CheckRow>(
-        `SELECT c.*, ${SUBS}, count(*) OVER ()::int AS total FROM checks c ${join} WHERE ${whereSql}
-         ORDER BY c.created_at, c.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
+        `WITH page AS (
+           SELECT c.id, c.created_at, count(*) OVER ()::int AS total FROM checks c ${join} WHERE ${whereSql}
+           ORDER BY c.created_at, c.id LIMIT $${params.length - 1} OFFSET $${params.length})
+         SELECT c.*, ${SUBS}, page.total FROM page JOIN checks c ON c.id = page.id AND c.account_id = $1
+         ORDER BY page.created_at, page.id`,
         params,
       );
       if (rows.length > 0) return { rows, total: rows[0]!.total ?? rows.length };

@@ -43,6 +43,12 @@ export function createRunnerRepository(db: Queryable) {
       return row;
     },
 
+    /** The database's clock. */
+    async databaseNow(): Promise<Date> {
+      const [row] = await db.query<{ now: Date }>('SELECT now() AS now');
+      return row!.now;
+    },
+
     /** The heartbeat check a ping token belongs to. */
     async checkByPingToken(token: string): Promise<ScheduledCheckRow | undefined> {
       const [row] = await db.query<ScheduledCheckRow>(`${SELECT} WHERE c.check_type = 'HEARTBEAT' AND c.data->'heartbeat'->>'pingToken' = $1`, [token]);

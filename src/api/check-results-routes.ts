@@ -1,0 +1,47 @@
+import { createResultService } from '../service/result-service.js';
+import type { Api, ApiContext } from './api-context.js';
+import { sendPage } from './pagination.js';
+import { normaliseQueryArrays } from './query-arrays.js';
+import { routeRateLimit } from './route-rate-limit.js';
+import { CheckIdParams, CheckResultParams, ResultCursorQuery, ResultPageQuery } from './schemas/result-schemas.js';
+
+const tags = ['Check results'];
+
+/** `/v2/check-results` (cursor list) and the older `/v1/check-results` (offset list, one result). */
+export function checkResultsRoutes(app: Api, { store, config }: ApiContext): void {
+  const results = createResultService({ store });
+  const limited = routeRateLimit(config, 60);
+
+  app.get('/v2/check-results/:checkId', {
+    schema: {
+      tags,
+      summary: 'List check results, newest first (cursor pagination)',
+      description: 'FINAL results unless resultType says otherwise; runs of test sessions are not listed. '
+        + 'nextId is null on the last page. fields (comma-separated) keeps only the named fields of each entry.',
+      params: CheckIdParams,
+      querystring: ResultCursorQuery,
+    },
+    config: limited,
+    preValidation: normaliseQueryArrays(['fields'], ['fields']),
+  }, async (req) => results.listCursor(req.principal.accountId, req.params.checkId, { ...req.query, limit: req.query.limit ?? 10 }));
+
+  app.get('/v1/check-results/:checkId', {
+    schema: {
+      tags,
+      summary: 'List check results, newest first (offset pagination)',
+      description: 'Without from, the results of the last 6 hours (before to, when given). Total in Content-Range.',
+      params: CheckIdParams,
+      querystring: ResultPageQuery,
+    },
+    config: limited,
+  }, async (req, reply) => {
+    const { page = 1, limit = 10, ...filter } = req.query;
+    const { items, total } = await results.listPage(req.principal.accountId, req.params.checkId, filter, page, limit);
+    return sendPage(reply, items, total, page, limit);
+  });
+
+  app.get('/v1/check-results/:checkId/:checkResultId', {
+    schema: { tags, summary: 'Get one check result', params: CheckResultParams },
+    config: limited,
+  }, async (req) => results.get(req.principal.accountId, req.params.checkId, req.params.checkResultId));
+}

@@ -1,0 +1,463 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { Agent, type Dispatcher } from 'undici';
+import type { Config } from '../../config.js';
+import { mergeAlertChannelSettings, type AlertChannelSettings } from '../../domain/alert-channel-settings.js';
+import { alertTitle, reminderMessage, type AlertMessage } from '../../domain/alert-message.js';
+import { alertProfile, type AlertProfile } from '../../domain/alert-profile.js';
+import {
+  INITIAL_ALERT_STATE, channelWants, dueReminders, nextAlertState, runStatus,
+  type AlertState, type AlertType, type EscalationSettings, type FinalRun, type ParallelOutcome,
+} from '../../domain/alert-state.js';
+import { nextReminderAt } from '../../domain/next-reminder-at.js';
+import { combineParallelRun } from '../../domain/parallel-run.js';
+import { resultAlertFacts, sslDaysOf } from '../../domain/result-alert-facts.js';
+import { SSL_ALERT_INTERVAL_MS, sslAlertWanted } from '../../domain/ssl-alert-rule.js';
+import type { EventBus } from '../../events/event-bus.js';
+import type { CheckResultCreatedEvent } from '../../events/lookout-event.js';
+import type { CheckRow } from '../../store/checks-repository.js';
+import type { Store } from '../../store/create-store.js';
+import type { Repositories } from '../../store/repositories.js';
+import { systemClock, type AlertClock, type ClockTimer } from './alert-clock.js';
+import { createAlertDeliveries, type QueuedNotification } from './create-alert-deliveries.js';
+import { createParallelBatches } from './create-parallel-batches.js';
+import { probeCertificate, type ProbedCertificate } from './probe-certificate.js';
+
+/** How alerting is set up; everything but store, bus and logger has a default (see alertingOptionsFromConfig). */
+export interface AlertingOptions {
+  store: Store;
+  bus: EventBus;
+  logger: Logger;
+  /** undici dispatcher for HTTP deliveries; by default one of alerting's own, closed by close(). */
+  http?: Dispatcher;
+  clock?: AlertClock;
+  smtpUrl?: string;
+  smtpFrom?: string;
+  pagerDutyEventsUrl?: string;
+  opsgenieApiUrlUs?: string;
+  opsgenieApiUrlEu?: string;
+  smsProviderUrl?: string;
+  callProviderUrl?: string;
+  /** Wait before each retry of a failed delivery (default 10 s, 60 s, 300 s: up to 4 attempts). */
+  retryDelaysMs?: number[];
+  /** Time limit of one delivery attempt and of a certificate probe (default 10 s). */
+  timeoutMs?: number;
+  /** How long the FINAL results of one parallel run are collected before the run is judged on those that came (default 5 min). */
+  parallelWindowMs?: number;
+  /** How often stored due deliveries nobody scheduled are looked for (default 60 s). */
+  sweepIntervalMs?: number;
+  /** How long the certificate of an sslCheckDomain is trusted before it is read again (default 1 h). */
+  certificateCacheMs?: number;
+}
+
+/** The running alerting of one process. */
+export interface Alerting {
+  /** Reschedules stored reminders and pending delivery retries; call once on start. */
+  resume(): Promise<void>;
+  /** Resolves once every result received so far is evaluated and every delivery started is done. */
+  idle(): Promise<void>;
+  /** Stops listening and stops timers, then waits for in-flight evaluations and deliveries. */
+  close(): Promise<void>;
+}
+
+/** The alerting options the configuration sets (README: alerting variables). */
+export function alertingOptionsFromConfig(config: Config): Omit<AlertingOptions, 'store' | 'bus' | 'logger'> {
+  return {
+    smtpUrl: config.smtpUrl,
+    smtpFrom: config.smtpFrom,
+    pagerDutyEventsUrl: config.pagerDutyEventsUrl,
+    opsgenieApiUrlUs: config.opsgenieApiUrlUs,
+    opsgenieApiUrlEu: config.opsgenieApiUrlEu,
+    smsProviderUrl: config.smsProviderUrl,
+    callProviderUrl: config.callProviderUrl,
+    retryDelaysMs: config.alertRetryDelaysSeconds.map((s) => s * 1000),
+    timeoutMs: config.alertTimeoutMs,
+  };
+}
+
+/** A FINAL result as alerting keeps it while it waits for the rest of a parallel run. */
+interface ReceivedRun {
+  accountId: string;
+  checkId: string;
+  result: Record<string, any>;
+  /** The stored `details` of the run (certificate, assertions), when the result is still stored. */
+  details: Record<string, any> | null;
+  hasFailures: boolean;
+  hasErrors: boolean;
+  isDegraded: boolean;
+  startedAt: Date;
+}
+
+/** A check with everything alerting needs about it. */
+interface LoadedCheck {
+  accountId: string;
+  row: CheckRow;
+  profile: AlertProfile;
+}
+
+interface ChannelChoice {
+  id: number;
+  type: string;
+  settings: AlertChannelSettings;
+}
+
+/** Delivery leases outlast the slowest attempt (an SMTP exchange has several timed steps). */
+const LEASE_FACTOR = 6;
+
+/**
+ * Alerting: turns FINAL results into alerts and delivers them.
+ *
+ * - Each FINAL result published as `checkResultCreated` (test-session runs excepted) moves the
+ *   check's alert state machine (nextAlertState) under its effective settings (alertProfile: own,
+ *   group's, or the account's with useGlobalAlertSettings). Results of one check are handled one
+ *   at a time, in arrival order; the state is stored and locked while it changes.
+ * - A runParallel check's FINAL results share the run's sequenceId: they are collected until each
+ *   of its locations reported (or `parallelWindowMs` passed) and counted as one run, failed per
+ *   parallelRunFailureThreshold.
+ * - Each alert is stored as a check alert, with one PENDING notification per subscribed,
+ *   activated channel whose flags want its type (channelWants), in the transaction that stores
+ *   the new state; muted checks keep their state but raise no alerts.
+ * - Reminders run on timers from the stored state (cancelled by recovery), certificate alerts
+ *   (ALERT_SSL) follow each FINAL result with a certificate under a channel's sslExpiryThreshold,
+ *   at most once a day per check and channel.
+ */
+export function createAlerting(options: AlertingOptions): Alerting {
+  const { store, bus, logger } = options;
+  const clock = options.clock ?? systemClock();
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const ownDispatcher = options.http ? null : new Agent({ connect: { timeout: timeoutMs } });
+  const tasks = new Set<Promise<void>>();
+  const chains = new Map<string, Promise<void>>();
+  const reminderTimers = new Map<string, ClockTimer>();
+  const certificates = new Map<string, { at: number; cert: Promise<ProbedCertificate | null> }>();
+  let closed = false;
+
+  const track = (work: Promise<void>) => {
+    tasks.add(work);
+    void work.finally(() => tasks.delete(work));
+  };
+
+  /** Runs `fn` after every earlier task of the same check: one check's results never race. */
+  const serial = (checkId: string, what: string, fn: () => Promise<void>) => {
+    const previous = chains.get(checkId) ?? Promise.resolve();
+    const next = previous.then(fn).catch((err) => logger.error({ err, checkId }, `alerting: ${what} failed`));
+    chains.set(checkId, next);
+    void next.finally(() => {
+      if (chains.get(checkId) === next) chains.delete(checkId);
+    });
+    track(next);
+  };
+
+  const deliveries = createAlertDeliveries({
+    store, bus, logger, clock, track,
+    context: {
+      timeoutMs,
+      dispatcher: options.http ?? ownDispatcher ?? undefined,
+      smtpUrl: options.smtpUrl,
+      smtpFrom: options.smtpFrom ?? 'Lookout <lookout@localhost>',
+      pagerDutyEventsUrl: options.pagerDutyEventsUrl ?? 'https://events.pagerduty.com/v2/enqueue',
+      opsgenieApiUrls: { US: options.opsgenieApiUrlUs ?? 'https://api.opsgenie.com', EU: options.opsgenieApiUrlEu ?? 'https://api.eu.opsgenie.com' },
+      smsProviderUrl: options.smsProviderUrl,
+      callProviderUrl: options.callProviderUrl,
+    },
+    retryDelaysMs: options.retryDelaysMs ?? [10_000, 60_000, 300_000],
+    leaseMs: timeoutMs * LEASE_FACTOR,
+    sweepIntervalMs: options.sweepIntervalMs ?? 60_000,
+  });
+
+  const batches = createParallelBatches<ReceivedRun>({
+    clock,
+    windowMs: options.parallelWindowMs ?? 5 * 60_000,
+    onTimeout: (_key, runs) => {
+      const first = runs[0]!;
+      serial(first.checkId, 'judging a parallel run', () => judgeRuns(null, first.accountId, first.checkId, runs));
+    },
+  });
+
+  async function loadCheck(repos: Repositories, accountId: string, checkId: string): Promise<LoadedCheck | null> {
+    const row = await repos.checks.get(accountId, checkId);
+    if (!row) return null;
+    const group = row.group_id === null ? undefined : await repos.groups.get(accountId, row.group_id);
+    const account = await repos.accounts.get(accountId);
+    const profile = alertProfile(
+      { checkType: row.check_type, name: row.name, data: row.data, subscriptions: row.subs.map((s) => ({ alertChannelId: s.alertChannelId, activated: s.activated })) },
+      group ? { name: group.name, data: group.data, subscriptions: group.subs } : null,
+      account?.alert_settings ?? null,
+    );
+    return { accountId, row, profile };
+  }
+
+  /** The account's channels among the profile's activated subscriptions (another account's never). */
+  async function channelsOf(repos: Repositories, accountId: string, profile: AlertProfile): Promise<ChannelChoice[]> {
+    if (profile.channelIds.length === 0) return [];
+    const { rows } = await repos.alertChannels.list(accountId, 1, profile.channelIds.length, profile.channelIds);
+    return rows.map((r) => {
+      const { config: _config, ...settings } = r.data;
+      return { id: r.id, type: r.type, settings: mergeAlertChannelSettings(settings) };
+    });
+  }
+
+  function messageFor(type: AlertType, check: LoadedCheck, run: ReceivedRun | null, parallel?: ParallelOutcome): AlertMessage {
+    const facts = run ? resultAlertFacts(run.result, run.details) : null;
+    return {
+      alertType: type,
+      title: alertTitle(type, check.row.name),
+      checkId: check.row.id,
+      checkName: check.row.name,
+      checkType: check.row.check_type,
+      checkResultId: facts?.checkResultId ?? null,
+      errorMessage: facts?.errorMessage ?? null,
+      groupName: check.profile.groupName,
+      responseTime: facts?.responseTime ?? null,
+      runLocation: facts?.runLocation ?? null,
+      startedAt: facts?.startedAt ?? null,
+      tags: check.profile.tags,
+      statusCode: facts?.statusCode ?? null,
+      isReminder: false,
+      reminderSequence: 0,
+      sslDaysRemaining: null,
+      sslDomain: null,
+      failedLocations: parallel?.failedLocations ?? null,
+      totalLocations: parallel?.totalLocations ?? null,
+    };
+  }
+
+  /** Stores an alert and a PENDING first attempt for each channel that wants it; returns the attempts to make. */
+  async function raise(repos: Repositories, check: LoadedCheck, message: AlertMessage, channels: ChannelChoice[], now: Date): Promise<{ alertId: string; queued: QueuedNotification[] }> {
+    const alertId = randomUUID();
+    const { accountId, row } = check;
+    await repos.checkAlerts.insert(accountId, {
+      id: alertId, checkId: row.id, alertType: message.alertType, name: row.name, checkType: row.check_type,
+      checkResultId: message.checkResultId, runLocation: message.runLocation, responseTime: message.responseTime,
+      statusCode: message.statusCode, error: message.errorMessage, startedAt: message.startedAt ? new Date(message.startedAt) : null,
+      isReminder: message.isReminder, reminderSequence: message.isReminder ? message.reminderSequence : null,
+      sslDaysRemaining: message.sslDaysRemaining, payload: message as unknown as Record<string, unknown>, createdAt: now,
+    });
+    const queued: QueuedNotification[] = [];
+    for (const channel of channels) {
+      if (!channelWants(channel.settings, message.alertType)) continue;
+      const id = randomUUID();
+      await repos.alertNotifications.insertPending(accountId, {
+        id, alertId, checkId: row.id, alertChannelId: channel.id, channelType: channel.type, alertType: message.alertType,
+        attempt: 1, createdAt: now, nextAttemptAt: now,
+      });
+      queued.push({ accountId, id });
+    }
+    return { alertId, queued };
+  }
+
+  function cancelReminder(checkId: string): void {
+    const timer = reminderTimers.get(checkId);
+    if (timer) clock.clearTimer(timer);
+    reminderTimers.delete(checkId);
+  }
+
+  function scheduleReminder(accountId: string, checkId: string, state: AlertState, settings: EscalationSettings): void {
+    cancelReminder(checkId);
+    if (closed) return;
+    const at = nextReminderAt(state, settings);
+    if (!at) return;
+    const fire = () => serial(checkId, 'sending a reminder', () => remind(accountId, checkId));
+    const wait = at.getTime() - clock.now().getTime();
+    if (wait <= 0) return fire();
+    const timer = clock.setTimer(() => {
+      reminderTimers.delete(checkId);
+      fire();
+    }, wait);
+    reminderTimers.set(checkId, timer);
+  }
+
+  /** The run the state machine sees: a parallel run's locations combined into one. */
+  function finalRunOf(profile: AlertProfile, runs: ReceivedRun[]): { run: FinalRun; parallel?: ParallelOutcome } {
+    if (runs.length > 1 || (profile.runParallel && profile.locations.length > 1)) return combineParallelRun(runs);
+    const r = runs[0]!;
+    return { run: { hasFailures: r.hasFailures || r.hasErrors, isDegraded: r.isDegraded, startedAt: r.startedAt } };
+  }
+
+  /** Moves the state machine with one (possibly combined) FINAL run and raises its alerts. */
+  async function judgeRuns(loaded: LoadedCheck | null, accountId: string, checkId: string, runs: ReceivedRun[]): Promise<void> {
+    const check = loaded ?? (await loadCheck(store, accountId, checkId));
+    if (!check) return;
+    const { profile } = check;
+    const { run: finalRun, parallel } = finalRunOf(profile, runs);
+    // Most runs change nothing (a passing check passes again): those cost one read, no transaction.
+    const current = await store.alertStates.get(accountId, checkId);
+    const before = current?.state ?? INITIAL_ALERT_STATE;
+    const preview = nextAlertState(before, finalRun, profile.settings, parallel);
+    if (preview.alerts.length === 0 && sameState(before, preview.state)) return;
+
+    const now = clock.now();
+    const outcome = await store.transaction(async (repos) => {
+      const stored = await repos.alertStates.get(accountId, checkId, { forUpdate: true });
+      const transition = nextAlertState(stored?.state ?? INITIAL_ALERT_STATE, finalRun, profile.settings, parallel);
+      let lastAlertId = stored?.lastAlertId ?? null;
+      const queued: QueuedNotification[] = [];
+      if (transition.alerts.length > 0 && !profile.muted) {
+        const status = runStatus(finalRun, profile.settings, parallel);
+        // The run the message tells about: a failed location for a failure, a degraded one for a degradation.
+        const shown = runs.find((r) => (status === 'FAILING' ? r.hasFailures || r.hasErrors : status === 'DEGRADED' ? r.isDegraded : !(r.hasFailures || r.hasErrors))) ?? runs[0]!;
+        const channels = await channelsOf(repos, accountId, profile);
+        for (const type of transition.alerts) {
+          const raised = await raise(repos, check, messageFor(type, check, shown, parallel), channels, now);
+          lastAlertId = raised.alertId;
+          queued.push(...raised.queued);
+        }
+      }
+      await repos.alertStates.save(accountId, checkId, { state: transition.state, lastAlertId }, now);
+      return { state: transition.state, queued };
+    });
+    deliveries.dispatch(outcome.queued);
+    scheduleReminder(accountId, checkId, outcome.state, profile.settings);
+  }
+
+  async function remind(accountId: string, checkId: string): Promise<void> {
+    const now = clock.now();
+    const outcome = await store.transaction(async (repos) => {
+      const check = await loadCheck(repos, accountId, checkId);
+      const stored = check ? await repos.alertStates.get(accountId, checkId, { forUpdate: true }) : undefined;
+      if (!check || !stored) return null;
+      const due = dueReminders(stored.state, check.profile.settings, now);
+      const queued: QueuedNotification[] = [];
+      if (due.reminders.length === 0) return { state: stored.state, settings: check.profile.settings, queued, sent: false };
+      const last = stored.lastAlertId ? await repos.checkAlerts.get(accountId, stored.lastAlertId) : undefined;
+      if (last && !check.profile.muted) {
+        const channels = await channelsOf(repos, accountId, check.profile);
+        for (const r of due.reminders) {
+          const message = reminderMessage({ ...(last.payload as AlertMessage), groupName: check.profile.groupName, tags: check.profile.tags }, r.alertType, r.sequence);
+          queued.push(...(await raise(repos, check, message, channels, now)).queued);
+        }
+      }
+      await repos.alertStates.save(accountId, checkId, { state: due.state, lastAlertId: stored.lastAlertId }, now);
+      return { state: due.state, settings: check.profile.settings, queued, sent: true };
+    });
+    if (!outcome) return;
+    deliveries.dispatch(outcome.queued);
+    // A reminder not due yet (settings changed since it was scheduled) is scheduled again; one that
+    // should have been due but was not would loop, so it is left to the next run's scheduling.
+    const at = nextReminderAt(outcome.state, outcome.settings);
+    if (outcome.sent || (at && at.getTime() > now.getTime())) scheduleReminder(accountId, checkId, outcome.state, outcome.settings);
+  }
+
+  /** The certificate of the check's sslCheckDomain, read at most once per `certificateCacheMs`. */
+  function domainCertificate(domain: string): Promise<ProbedCertificate | null> {
+    const key = domain.toLowerCase();
+    const cached = certificates.get(key);
+    const now = clock.now();
+    if (cached && now.getTime() - cached.at < (options.certificateCacheMs ?? 3_600_000)) return cached.cert;
+    const cert = probeCertificate(domain, timeoutMs, now);
+    certificates.set(key, { at: now.getTime(), cert });
+    return cert;
+  }
+
+  /** Raises ALERT_SSL for the channels whose threshold the certificate seen by this run is under. */
+  async function certificateAlerts(check: LoadedCheck, run: ReceivedRun): Promise<void> {
+    const { profile, accountId, row } = check;
+    const seen = profile.sslCheckDomain ? null : sslDaysOf(run.details);
+    if (profile.muted || profile.channelIds.length === 0 || (!profile.sslCheckDomain && !seen)) return;
+    const channels = (await channelsOf(store, accountId, profile)).filter((c) => c.settings.sslExpiry);
+    if (channels.length === 0) return;
+    const cert = profile.sslCheckDomain
+      ? await domainCertificate(profile.sslCheckDomain)
+      : { daysRemaining: seen!.daysRemaining, domain: hostOf(row.data.request?.url) ?? seen!.domain };
+    if (!cert) return;
+    const days = cert.daysRemaining;
+    const wanting = channels.filter((c) => sslAlertWanted(c.settings, days));
+    if (wanting.length === 0) return;
+    const now = clock.now();
+    const queued = await store.transaction(async (repos) => {
+      const claimed: ChannelChoice[] = [];
+      for (const c of wanting) {
+        if (await repos.sslAlertMarks.claim(accountId, row.id, c.id, now, days, SSL_ALERT_INTERVAL_MS)) claimed.push(c);
+      }
+      if (claimed.length === 0) return [];
+      const message: AlertMessage = {
+        ...messageFor('ALERT_SSL', check, run),
+        title: alertTitle('ALERT_SSL', row.name, { daysRemaining: days, domain: cert.domain }),
+        sslDaysRemaining: days,
+        sslDomain: cert.domain,
+      };
+      return (await raise(repos, check, message, claimed, now)).queued;
+    });
+    deliveries.dispatch(queued);
+  }
+
+  async function onFinal(event: CheckResultCreatedEvent): Promise<void> {
+    const { accountId, checkId, result } = event;
+    const check = await loadCheck(store, accountId, checkId);
+    if (!check) return;
+    const stored = typeof result.id === 'string' ? await store.results.get(accountId, checkId, result.id) : undefined;
+    // Runs of a test session are CI runs, not monitoring: they never alert.
+    if (stored?.test_session_id) return;
+    const run: ReceivedRun = {
+      accountId, checkId, result,
+      details: (stored?.detail?.details as Record<string, any> | null | undefined) ?? null,
+      hasFailures: result.hasFailures === true,
+      hasErrors: result.hasErrors === true,
+      isDegraded: result.isDegraded === true,
+      startedAt: new Date(result.startedAt ?? clock.now()),
+    };
+    await certificateAlerts(check, run);
+    const { profile } = check;
+    if (profile.runParallel && profile.locations.length > 1 && typeof result.sequenceId === 'string') {
+      const complete = batches.add(`${accountId}|${checkId}|${result.sequenceId}`, profile.locations.length, run);
+      if (complete) await judgeRuns(check, accountId, checkId, complete);
+      return;
+    }
+    await judgeRuns(check, accountId, checkId, [run]);
+  }
+
+  const unsubscribe = bus.subscribe('checkResultCreated', (event) => {
+    if (closed || event.result?.resultType !== 'FINAL') return;
+    serial(event.checkId, 'handling a FINAL result', () => onFinal(event));
+  });
+
+  async function idle(): Promise<void> {
+    while (tasks.size > 0) await Promise.allSettled([...tasks]);
+  }
+
+  return {
+    async resume() {
+      for (const open of await store.alertStates.listOpen()) {
+        serial(open.checkId, 'rescheduling a reminder', async () => {
+          const check = await loadCheck(store, open.accountId, open.checkId);
+          const stored = check && (await store.alertStates.get(open.accountId, open.checkId));
+          if (check && stored) scheduleReminder(open.accountId, open.checkId, stored.state, check.profile.settings);
+        });
+      }
+      await deliveries.resume();
+    },
+
+    idle,
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      for (const open of batches.drain()) {
+        const first = open.items[0];
+        if (first) serial(first.checkId, 'judging a parallel run', () => judgeRuns(null, first.accountId, first.checkId, open.items));
+      }
+      for (const checkId of [...reminderTimers.keys()]) cancelReminder(checkId);
+      await idle();
+      deliveries.close();
+      await idle();
+      await ownDispatcher?.close();
+    },
+  };
+}
+
+/** Whether two states are the same, field by field (dates by value). */
+function sameState(a: AlertState, b: AlertState): boolean {
+  const value = (v: unknown) => (v instanceof Date ? v.getTime() : v);
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof AlertState>;
+  return [...keys].every((k) => value(a[k]) === value(b[k]));
+}
+
+function hostOf(url: unknown): string | null {
+  if (typeof url !== 'string') return null;
+  try {
+    return new URL(url).hostname || null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,427 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { access, copyFile, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../config.js';
+import { DEFAULT_RUNTIME_ID } from '../../domain/catalog.js';
+import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
+import type { Executor, RunContext, RunnableCheck } from '../executor.js';
+import { killProcessTree } from '../kill-process-tree.js';
+import { createScrubber, scrubDeep, secretValues } from '../scrub-secrets.js';
+import { finishProbe } from './finish-probe.js';
+import { CANCELLED_CODE, TIMEOUT_CODE } from './network-error.js';
+
+/** Where browser and multi-step checks find their browser and keep their screenshots. */
+export interface BrowserRunnerOptions {
+  /** Chromium binary (config `chromiumPath`, env LOOKOUT_CHROMIUM_PATH). */
+  chromiumPath: string;
+  /** Folder the screenshots are moved to (config `assetsDir`, env LOOKOUT_ASSETS_DIR). */
+  assetsDir: string;
+}
+
+/** One line of a browser or multi-step run's job log. */
+export interface BrowserJobLogLine {
+  time: string;
+  level: string;
+  /** `script`: the script's console and output; `page`: the page's console, errors and failed requests; `runner`: tests, steps, screenshots. */
+  source: string;
+  message: string;
+}
+
+/** One file kept from a run, stored as `<assetsDir>/<file>`. */
+export interface BrowserJobAsset {
+  /** Name the file had in the run (`final.png`, `failure.png`, or the script's own), secrets scrubbed. */
+  name: string;
+  type: 'screenshot';
+  contentType: string;
+  size: number;
+  /** File name inside the assets folder: a fresh UUID and the image's extension. */
+  file: string;
+}
+
+/**
+ * Chromium switches for this machine. Playwright itself adds `--headless`, `--no-sandbox` and a
+ * fresh `--user-data-dir` under the run's private TMPDIR (it refuses one in `args`), so the
+ * profile is removed with that folder after the run.
+ */
+export const CHROMIUM_LAUNCH_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** Error codes that mean the runner, not the target, failed: such a run never passes, not even with shouldFail. */
+export const RUNNER_FAILURE_CODES = new Set(['NO_SCRIPT', 'NO_BROWSER', 'BROWSER_LAUNCH_FAILED', 'RUNNER_ERROR']);
+
+/** A multi-step script naming none of these runs without starting Chromium. */
+const BROWSER_IDENTIFIERS = /\b(page|context|browser|chromium)\b/;
+const MAX_LOG_LINES = 500;
+const MAX_LOG_LINE_LENGTH = 2000;
+const MAX_ERROR_LENGTH = 4000;
+const MAX_ASSETS = 10;
+const MAX_ASSET_BYTES = 10 * 1024 * 1024;
+const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg' };
+const NETWORK_FAILURE = /net::ERR_|\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH)\b/;
+
+const CHILD = fileURLToPath(new URL('../browser-check-child.mjs', import.meta.url));
+const PLAYWRIGHT_VERSION: string = createRequire(import.meta.url)('playwright-core/package.json').version;
+
+interface ChildError {
+  code: string;
+  message: string;
+  stack: string;
+  assertion?: AssertionOutcome;
+}
+
+/** What the child reported: its error (null when the script passed) and what it measured. */
+interface ChildResult {
+  error: ChildError | null;
+  screenshots?: string[];
+  scriptMs?: number;
+  browserVersion?: string | null;
+}
+
+interface ChildOutcome {
+  result: ChildResult | null;
+  /** Set when the parent ended the run: time limit, cancellation, or the child died. */
+  failure: ChildError | null;
+  logs: BrowserJobLogLine[];
+  elapsedMs: number;
+}
+
+interface Dirs {
+  root: string;
+  work: string;
+  tmp: string;
+  shots: string;
+}
+
+/**
+ * The executor of BROWSER and MULTI_STEP checks with `options`. Each attempt runs the check's
+ * `script` (JavaScript) in its own `node` process driving Chromium through playwright-core, in a
+ * private temporary folder (working directory, HOME, TMPDIR and browser profile) removed after.
+ *
+ * What the script sees, as globals it may shadow:
+ * - `page`, `context`, `browser`: a fresh Chromium context and page (actions time out after
+ *   30 s or the run's limit). BROWSER checks always start Chromium; a MULTI_STEP script starts
+ *   it only when it names `page`, `context`, `browser` or `chromium`, otherwise those are null.
+ * - `request`: a Playwright APIRequestContext, without cookies shared with the page.
+ * - `expect`: the matchers of browser-expect.mjs (Playwright Test's most used ones).
+ * - `test`, and `require('@playwright/test')` giving `{test, expect}`: checks written as
+ *   Playwright tests run one after another after the script body, on the same page.
+ * - `require` / `import()`: Node.js built-in modules; also `playwright`/`playwright-core`
+ *   (whose `chromium.launch()` gives the run's browser). Static `import` lines become requires.
+ * - `process.env`: the run's variables (PATH, HOME and TMPDIR of the sandbox are there too,
+ *   unless a variable has that name). Top-level `await` works.
+ * It is not a security sandbox: scripts are the account's own code; the process boundary only
+ * keeps hangs, crashes and memory blow-ups (512 MB heap) away from the service.
+ *
+ * Limits: the whole attempt, browser start included, has `ctx.timeoutMs`. The script must be done
+ * a reserve (15%, 0.3 to 5 s) before that so a screenshot of the stuck page can still be taken;
+ * at `ctx.timeoutMs` the child, Chromium and every process below them are SIGKILLed. Both end as
+ * ETIMEDOUT (TIMEOUT_CODE). A cancelled run ends as CANCELLED.
+ *
+ * Errors (codes): NO_SCRIPT, NO_BROWSER (Chromium missing: install it with
+ * `apt-get install chromium` or set LOOKOUT_CHROMIUM_PATH), BROWSER_LAUNCH_FAILED,
+ * SCRIPT_SYNTAX_ERROR (with script.js:LINE), SCRIPT_ERROR (a throw; `networkError` when it is a
+ * net::ERR_ or connection error), ETIMEDOUT, CANCELLED, RUNNER_CRASHED (the process died, e.g. out
+ * of memory or process.exit), RUNNER_ERROR. A failed `expect` is no error but a failed assertion
+ * `{source: 'SCRIPT', property: 'expect(page)', comparison: 'toHaveTitle', target, actual}`:
+ * hasFailures without hasErrors. Runner failures (RUNNER_FAILURE_CODES) fail even with shouldFail.
+ *
+ * The result's browserCheckResult (BROWSER) or multiStepCheckResult (MULTI_STEP) is
+ * `{type: 'PLAYWRIGHT', runtimeVersion, playwrightVersion, browserVersion, startedAt, stoppedAt,
+ * errors: [{code, message, stack}], jobLog: BrowserJobLogLine[], jobAssets: BrowserJobAsset[],
+ * playwrightTestTraces: []}`, `stack` holding only the frames in the script. Screenshots: the page
+ * left open at the end (`final.png`, or `failure.png` when the run failed; none of about:blank)
+ * and up to 10 PNG/JPEG files the script saved in its working folder, each at most 10 MB, moved to
+ * `<assetsDir>/<uuid>.<ext>`. `responseTime` is the script's own run time, without the browser
+ * start (a run stopped from outside: the time it ran; a script that never started: 0). Secret
+ * variable values are scrubbed from the log, errors and asset names (not from screenshot pixels).
+ */
+export function createBrowserCheckExecutor(options: BrowserRunnerOptions): Executor {
+  return async (check, ctx) => {
+    const startedAt = new Date();
+    try {
+      return await attempt(options, check, ctx, startedAt);
+    } catch (err) {
+      ctx.logger.error({ err, checkId: check.id }, 'browser executor failed unexpectedly');
+      return finish(check, ctx, startedAt, {
+        failure: { code: 'RUNNER_ERROR', message: `the ${check.checkType} check could not run: ${messageOf(err)}`, stack: '' },
+      });
+    }
+  };
+}
+
+/**
+ * The BROWSER and MULTI_STEP executor configured from the environment at each run
+ * (LOOKOUT_CHROMIUM_PATH, LOOKOUT_ASSETS_DIR, LOOKOUT_DATA_DIR); see createBrowserCheckExecutor.
+ */
+export const runBrowserCheck: Executor = async (check, ctx) => {
+  let options: BrowserRunnerOptions;
+  try {
+    const config = loadConfig();
+    options = { chromiumPath: config.chromiumPath, assetsDir: config.assetsDir };
+  } catch (err) {
+    return finish(check, ctx, new Date(), { failure: { code: 'RUNNER_ERROR', message: `configuration: ${messageOf(err)}`, stack: '' } });
+  }
+  return createBrowserCheckExecutor(options)(check, ctx);
+};
+
+async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx: RunContext, startedAt: Date): Promise<ProbeResult> {
+  const script = typeof check.data.script === 'string' ? check.data.script : '';
+  if (script.trim() === '') {
+    return finish(check, ctx, startedAt, { failure: { code: 'NO_SCRIPT', message: `the ${check.checkType} check has no script to run`, stack: '' } });
+  }
+  const needsBrowser = check.checkType !== 'MULTI_STEP' || BROWSER_IDENTIFIERS.test(script);
+  if (needsBrowser && !(await isExecutable(options.chromiumPath))) {
+    return finish(check, ctx, startedAt, {
+      failure: {
+        code: 'NO_BROWSER',
+        message: `no Chromium browser at ${options.chromiumPath}: install it with \`apt-get install chromium\` or set LOOKOUT_CHROMIUM_PATH to a Chromium binary`,
+        stack: '',
+      },
+    });
+  }
+  if (ctx.signal.aborted) {
+    return finish(check, ctx, startedAt, { failure: { code: CANCELLED_CODE, message: 'the run was cancelled before it started', stack: '' } });
+  }
+
+  const root = await mkdtemp(path.join(os.tmpdir(), 'lookout-browser-'));
+  try {
+    const dirs: Dirs = { root, work: path.join(root, 'work'), tmp: path.join(root, 'tmp'), shots: path.join(root, 'shots') };
+    await Promise.all([mkdir(dirs.work), mkdir(dirs.tmp), mkdir(dirs.shots)]);
+    const outcome = await runChild(options, script, needsBrowser, ctx, dirs);
+    const scrub = createScrubber(secretValues(ctx.variables));
+    const assets = await keepAssets(dirs, outcome.result?.screenshots ?? [], options.assetsDir, (name) => scrub(name), (line) => outcome.logs.push(line));
+    return finish(check, ctx, startedAt, { ...outcome, assets });
+  } finally {
+    await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch((err) => {
+      ctx.logger.warn({ err, dir: root }, 'could not remove the browser run folder');
+    });
+  }
+}
+
+function runChild(options: BrowserRunnerOptions, script: string, needsBrowser: boolean, ctx: RunContext, dirs: Dirs): Promise<ChildOutcome> {
+  const reserveMs = Math.min(5000, Math.max(300, Math.round(ctx.timeoutMs * 0.15)));
+  const job = {
+    script,
+    needsBrowser,
+    chromiumPath: options.chromiumPath,
+    launchArgs: CHROMIUM_LAUNCH_ARGS,
+    variables: Object.fromEntries(ctx.variables.map((v) => [v.key, v.value])),
+    deadlineAt: Date.now() + ctx.timeoutMs - reserveMs,
+    timeoutMs: ctx.timeoutMs,
+    timeoutCode: TIMEOUT_CODE,
+    actionTimeoutMs: Math.max(1, Math.min(30_000, ctx.timeoutMs - reserveMs)),
+    screenshotTimeoutMs: Math.max(100, reserveMs - 200),
+    shotsDir: dirs.shots,
+  };
+
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const logs: BrowserJobLogLine[] = [];
+    let result: ChildResult | null = null;
+    let failure: ChildError | null = null;
+    let settled = false;
+    const addLog = (source: string, level: string, message: string) => {
+      if (logs.length >= MAX_LOG_LINES) return;
+      const text = message.length > MAX_LOG_LINE_LENGTH ? `${message.slice(0, MAX_LOG_LINE_LENGTH)}…` : message;
+      logs.push({ time: new Date().toISOString(), level, source, message: text });
+    };
+
+    const child = spawn(process.execPath, ['--max-old-space-size=512', '--disable-warning=ExperimentalWarning', CHILD], {
+      cwd: dirs.work,
+      env: { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: dirs.root, TMPDIR: dirs.tmp },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    /** Ends the run: keeps the first reason, kills the child with Chromium and all below. */
+    const stop = (why: ChildError | null) => {
+      if (!result && !failure) failure = why;
+      clearTimeout(timer);
+      if (child.pid !== undefined) killProcessTree(child.pid);
+    };
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      resolve({ result, failure, logs, elapsedMs: performance.now() - t0 });
+    };
+    const timer = setTimeout(() => stop({
+      code: TIMEOUT_CODE,
+      message: `the ${needsBrowser ? 'browser ' : ''}script did not finish within the time limit of ${ctx.timeoutMs} ms and was stopped`,
+      stack: '',
+    }), ctx.timeoutMs);
+    const onAbort = () => stop({ code: CANCELLED_CODE, message: 'the run was cancelled', stack: '' });
+    // Cancelled while the run folder was being made: the event has already fired.
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => splitLines(chunk).forEach((l) => addLog('script', 'info', l)));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => splitLines(chunk).forEach((l) => addLog('script', 'error', l)));
+    child.on('message', (raw: unknown) => {
+      const msg = raw as Record<string, any>;
+      if (msg.type === 'ready') {
+        try {
+          child.send(job);
+        } catch (err) {
+          stop({ code: 'RUNNER_ERROR', message: `the script process did not take the job: ${messageOf(err)}`, stack: '' });
+        }
+      } else if (msg.type === 'log') {
+        addLog(String(msg.source ?? 'script'), String(msg.level ?? 'log'), String(msg.message ?? ''));
+      } else if (msg.type === 'result' && !result && !failure) {
+        result = { error: msg.error ?? null, screenshots: msg.screenshots, scriptMs: msg.scriptMs, browserVersion: msg.browserVersion ?? null };
+        stop(null);
+      }
+    });
+    child.on('error', (err) => {
+      stop({ code: 'RUNNER_ERROR', message: `the script process failed: ${err.message}`, stack: '' });
+      settle();
+    });
+    child.on('exit', (code, sig) => {
+      if (!result && !failure) {
+        const last = logs.filter((l) => l.level === 'error').slice(-3).map((l) => l.message).join(' | ');
+        failure = {
+          code: 'RUNNER_CRASHED',
+          message: `the script process exited (${sig ?? `code ${code}`}) before the script finished${last ? `: ${last}` : ''}`,
+          stack: '',
+        };
+      }
+      // A process the script detached may hold the output pipes open; do not wait on it for long.
+      setTimeout(settle, 1000).unref();
+    });
+    child.on('close', settle);
+  });
+}
+
+/** Moves the screenshots of a run into the assets folder under fresh names. */
+async function keepAssets(
+  dirs: Dirs, reported: string[], assetsDir: string, scrubName: (name: string) => string, log: (line: BrowserJobLogLine) => void,
+): Promise<BrowserJobAsset[]> {
+  const found = reported.filter((n) => typeof n === 'string').map((name) => ({ name: path.basename(name), from: path.join(dirs.shots, path.basename(name)) }));
+  const saved = await readdir(dirs.work, { withFileTypes: true }).catch(() => []);
+  for (const entry of saved) {
+    if (entry.isFile() && IMAGE_TYPES[path.extname(entry.name).toLowerCase()]) found.push({ name: entry.name, from: path.join(dirs.work, entry.name) });
+  }
+  const note = (message: string) => log({ time: new Date().toISOString(), level: 'warn', source: 'runner', message });
+  const kept: BrowserJobAsset[] = [];
+  for (const { name, from } of found) {
+    if (kept.length >= MAX_ASSETS) {
+      note(`only the first ${MAX_ASSETS} screenshots are kept`);
+      break;
+    }
+    const info = await stat(from).catch(() => null);
+    if (!info || !info.isFile() || info.size === 0) continue;
+    if (info.size > MAX_ASSET_BYTES) {
+      note(`screenshot ${scrubName(name)} is larger than ${MAX_ASSET_BYTES} bytes and was not kept`);
+      continue;
+    }
+    const ext = path.extname(name).toLowerCase();
+    const file = `${randomUUID()}${ext}`;
+    await mkdir(assetsDir, { recursive: true });
+    await moveFile(from, path.join(assetsDir, file));
+    kept.push({ name: scrubName(name), type: 'screenshot', contentType: IMAGE_TYPES[ext] ?? 'application/octet-stream', size: info.size, file });
+  }
+  return kept;
+}
+
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch {
+    // Another file system (tmp and data on different mounts): copy instead.
+    await copyFile(from, to);
+  }
+}
+
+interface Finished {
+  result?: ChildResult | null;
+  failure?: ChildError | null;
+  logs?: BrowserJobLogLine[];
+  assets?: BrowserJobAsset[];
+  elapsedMs?: number;
+}
+
+function finish(check: RunnableCheck, ctx: RunContext, startedAt: Date, f: Finished): ProbeResult {
+  const stoppedAt = new Date();
+  const reported = f.failure ?? f.result?.error ?? null;
+  const error = reported ? { ...reported, message: capped(String(reported.message ?? '')), stack: String(reported.stack ?? '') } : null;
+  const errors: ProbeError[] = [];
+  const assertions: AssertionOutcome[] = [];
+  if (error?.code === 'ASSERTION_FAILED' && error.assertion) assertions.push(assertionOf(error.assertion));
+  else if (error) errors.push({ code: error.code, message: error.message });
+
+  const runtimeVersion = typeof check.data.runtimeId === 'string' ? check.data.runtimeId : DEFAULT_RUNTIME_ID;
+  const detail = {
+    type: 'PLAYWRIGHT',
+    runtimeVersion,
+    playwrightVersion: PLAYWRIGHT_VERSION,
+    browserVersion: f.result?.browserVersion ?? null,
+    startedAt: startedAt.toISOString(),
+    stoppedAt: stoppedAt.toISOString(),
+    errors: error ? [{ code: error.code, message: error.message, stack: error.stack }] : [],
+    jobLog: f.logs ?? [],
+    jobAssets: f.assets ?? [],
+    playwrightTestTraces: [],
+  };
+  // The script's own time; a run stopped from outside took as long as it ran; one that never started, 0.
+  const scriptMs = f.result?.scriptMs;
+  const responseTime = typeof scriptMs === 'number' ? scriptMs : f.failure ? (f.elapsedMs ?? 0) : 0;
+  const probe = finishProbe(check, ctx, {
+    startedAt,
+    responseTime: Math.round(responseTime),
+    errors,
+    assertions,
+    networkError: error?.code === 'SCRIPT_ERROR' && NETWORK_FAILURE.test(error.message),
+    details: null,
+  }, stoppedAt);
+  const scrubbed = scrubDeep(detail, createScrubber(secretValues(ctx.variables)));
+  return {
+    ...probe,
+    hasFailures: probe.hasFailures || errors.some((e) => RUNNER_FAILURE_CODES.has(e.code)),
+    browserCheckResult: check.checkType === 'MULTI_STEP' ? null : scrubbed,
+    multiStepCheckResult: check.checkType === 'MULTI_STEP' ? scrubbed : null,
+  };
+}
+
+/** The child's description of a failed expect as an AssertionOutcome, whatever it sent. */
+function assertionOf(a: Partial<AssertionOutcome>): AssertionOutcome {
+  const text = (v: unknown) => (v === null || v === undefined ? null : capped(String(v)));
+  return {
+    source: String(a.source ?? 'SCRIPT'),
+    property: text(a.property),
+    comparison: String(a.comparison ?? 'expect'),
+    target: typeof a.target === 'number' ? a.target : text(a.target),
+    regex: text(a.regex),
+    actual: text(a.actual),
+    passed: false,
+    ...(a.error ? { error: capped(String(a.error)) } : {}),
+  };
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    await access(file, fsConstants.X_OK);
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function capped(text: string): string {
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function splitLines(chunk: string): string[] {
+  return chunk.split(/\r?\n/).filter((l) => l !== '');
+}

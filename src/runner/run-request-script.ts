@@ -1,0 +1,180 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The request as a setup script sees and changes it. */
+export interface ScriptRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  queryParameters: Record<string, string>;
+  body: string;
+}
+
+/** The response as a teardown script sees (and may change) it before assertions run. */
+export interface ScriptResponse {
+  statusCode: number;
+  statusText: string;
+  headers: Record<string, string | string[]>;
+  body: string;
+  timings: Record<string, unknown>;
+  timingPhases: Record<string, unknown>;
+}
+
+/** One line a script printed with console.*, or wrote to stdout/stderr. */
+export interface ScriptLogLine {
+  time: string;
+  level: string;
+  message: string;
+}
+
+export interface RequestScriptInput {
+  phase: 'setup' | 'teardown';
+  script: string;
+  request: ScriptRequest;
+  response: ScriptResponse | null;
+  /** The run's variables; the script's `process.env` is exactly these. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export type RequestScriptOutcome =
+  | { ok: true; request: ScriptRequest; response: ScriptResponse | null; env: Record<string, string>; logs: ScriptLogLine[] }
+  | { ok: false; error: string; logs: ScriptLogLine[] };
+
+/** Default wall-time limit of one setup or teardown script. */
+export const SCRIPT_TIME_LIMIT_MS = 10_000;
+/** Log lines kept per script; a chatty script cannot fill the result. */
+const MAX_LOG_LINES = 200;
+const MAX_LOG_LINE_LENGTH = 2000;
+
+const CHILD = fileURLToPath(new URL('./request-script-child.mjs', import.meta.url));
+
+/**
+ * Runs a group's setup or teardown script in its own `node` process, killed (SIGKILL) when it
+ * passes `timeoutMs` or the run is cancelled, so an endless loop or a crash never touches the
+ * service. Never throws.
+ *
+ * The script is the body of an async function; `await` works at its top level. It sees:
+ * - `request` — `{method, url, headers, queryParameters, body}` with headers and query parameters
+ *   as plain objects. A setup script changes the request by assigning to it, e.g.
+ *   `request.headers['X-Token'] = await token()` or `request.url += '/v2'`; in a teardown script
+ *   it is the request that was sent.
+ * - `response` — teardown only (null in setup): `{statusCode, statusText, headers, body, timings,
+ *   timingPhases}`. Changes to `statusCode`, `headers` and `body` are what assertions then see.
+ * - `process.env` — the run's variables by key; a value a setup script sets there is available to
+ *   the request as `{{KEY}}`.
+ * - `require` — node's built-in modules and the service's installed packages.
+ * - `console.log/info/warn/error/debug` — lines go to the result's job log (secrets scrubbed).
+ * A throw, a rejected promise, an exit before the end or the time limit fails the run.
+ */
+export function runRequestScript(input: RequestScriptInput): Promise<RequestScriptOutcome> {
+  return new Promise((resolve) => {
+    const logs: ScriptLogLine[] = [];
+    const addLog = (level: string, message: string) => {
+      if (logs.length >= MAX_LOG_LINES) return;
+      const text = message.length > MAX_LOG_LINE_LENGTH ? `${message.slice(0, MAX_LOG_LINE_LENGTH)}…` : message;
+      logs.push({ time: new Date().toISOString(), level, message: text });
+    };
+    let settled = false;
+    let child: ChildProcess;
+    try {
+      // Only the run's variables reach the script: the service's own environment (database URL,
+      // keys) never does.
+      child = spawn(process.execPath, ['--max-old-space-size=256', CHILD], {
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        env: input.env,
+        serialization: 'json',
+      });
+    } catch (err) {
+      resolve({ ok: false, error: `${input.phase} script could not start: ${err instanceof Error ? err.message : String(err)}`, logs });
+      return;
+    }
+    const finish = (outcome: RequestScriptOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      input.signal.removeEventListener('abort', onAbort);
+      child.kill('SIGKILL');
+      resolve(outcome);
+    };
+    const failWith = (error: string) => finish({ ok: false, error, logs });
+
+    const timer = setTimeout(() => failWith(`${input.phase} script did not finish within ${input.timeoutMs} ms`), input.timeoutMs);
+    const onAbort = () => failWith(`${input.phase} script stopped: the run was cancelled`);
+    if (input.signal.aborted) onAbort();
+    else input.signal.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => splitLines(chunk).forEach((l) => addLog('info', l)));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => splitLines(chunk).forEach((l) => addLog('error', l)));
+    child.on('error', (err) => failWith(`${input.phase} script could not start: ${err.message}`));
+    child.on('exit', (code, sig) => failWith(`${input.phase} script exited (${sig ?? `code ${code}`}) before it finished`));
+    child.on('message', (raw: unknown) => {
+      const msg = raw as { type?: string; level?: string; message?: string; request?: unknown; response?: unknown; env?: unknown };
+      if (msg.type === 'ready') {
+        child.send({ script: input.script, request: input.request, response: input.response }, (err) => {
+          if (err) failWith(`${input.phase} script could not start: ${err.message}`);
+        });
+      } else if (msg.type === 'log') {
+        addLog(String(msg.level ?? 'log'), String(msg.message ?? ''));
+      } else if (msg.type === 'error') {
+        failWith(`${input.phase} script failed: ${String(msg.message ?? 'unknown error')}`);
+      } else if (msg.type === 'done') {
+        const request = toScriptRequest(msg.request);
+        if (typeof request === 'string') return failWith(`${input.phase} script left an invalid request: ${request}`);
+        const response = input.response ? toScriptResponse(msg.response, input.response) : null;
+        if (typeof response === 'string') return failWith(`${input.phase} script left an invalid response: ${response}`);
+        finish({ ok: true, request, response, env: toStringRecord(msg.env), logs });
+      }
+    });
+  });
+}
+
+function splitLines(chunk: string): string[] {
+  return chunk.split(/\r?\n/).filter((l) => l !== '');
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Plain string values of an object; null and undefined entries are dropped (a header removed). */
+function toStringRecord(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isRecord(v)) return out;
+  for (const [k, value] of Object.entries(v)) {
+    if (value != null) out[k] = typeof value === 'string' ? value : String(value);
+  }
+  return out;
+}
+
+/** The request a script handed back, or why it is unusable. */
+function toScriptRequest(v: unknown): ScriptRequest | string {
+  if (!isRecord(v)) return 'request is not an object';
+  if (typeof v.method !== 'string' || !v.method) return 'request.method must be a non-empty string';
+  if (typeof v.url !== 'string' || !v.url) return 'request.url must be a non-empty string';
+  if (v.headers != null && !isRecord(v.headers)) return 'request.headers must be an object';
+  if (v.queryParameters != null && !isRecord(v.queryParameters)) return 'request.queryParameters must be an object';
+  let body = v.body;
+  if (body != null && typeof body !== 'string') body = JSON.stringify(body);
+  return {
+    method: v.method.toUpperCase(),
+    url: v.url,
+    headers: toStringRecord(v.headers),
+    queryParameters: toStringRecord(v.queryParameters),
+    body: (body as string | null | undefined) ?? '',
+  };
+}
+
+function toScriptResponse(v: unknown, original: ScriptResponse): ScriptResponse | string {
+  if (!isRecord(v)) return 'response is not an object';
+  const statusCode = Number(v.statusCode);
+  if (!Number.isInteger(statusCode)) return 'response.statusCode must be an integer';
+  if (v.headers != null && !isRecord(v.headers)) return 'response.headers must be an object';
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, value] of Object.entries(v.headers ?? {})) {
+    if (value != null) headers[k] = Array.isArray(value) ? value.map(String) : String(value);
+  }
+  const body = v.body == null ? '' : typeof v.body === 'string' ? v.body : JSON.stringify(v.body);
+  return { ...original, statusCode, headers, body };
+}

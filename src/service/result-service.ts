@@ -1,0 +1,86 @@
+import { LookoutError, notFound } from '../domain/lookout-error.js';
+import { decodeResultCursor, encodeResultCursor } from '../domain/result-cursor.js';
+import type { Store } from '../store/create-store.js';
+import type { ResultFilter } from '../store/results-repository.js';
+import { toCheckStatusView } from './check-status-view.js';
+import { DETAIL_RESULT_FIELDS, pickFields, toResultView } from './result-view.js';
+
+/** Filters of the result lists, as the routes take them. `from`/`to` are UNIX seconds. */
+export interface ResultListQuery {
+  from?: number;
+  to?: number;
+  location?: string;
+  checkType?: string;
+  hasFailures?: boolean;
+  resultType?: 'FINAL' | 'ATTEMPT' | 'ALL';
+}
+
+/** Window of the older offset list when the caller gives no bounds. */
+const V1_DEFAULT_WINDOW_MS = 6 * 3_600_000;
+
+function toFilter(q: ResultListQuery, defaultWindow: boolean, now: Date): ResultFilter {
+  if (q.from !== undefined && q.to !== undefined && q.from >= q.to) {
+    throw new LookoutError('VALIDATION', '"from" must be before "to"', { issues: [{ key: 'from', message: 'must be before to' }], source: 'query' });
+  }
+  const to = q.to !== undefined ? new Date(q.to * 1000) : undefined;
+  let from = q.from !== undefined ? new Date(q.from * 1000) : undefined;
+  if (defaultWindow && from === undefined) from = new Date((to ?? now).getTime() - V1_DEFAULT_WINDOW_MS);
+  return { from, to, location: q.location, checkType: q.checkType, hasFailures: q.hasFailures, resultType: q.resultType ?? 'FINAL' };
+}
+
+/** Reads run results and check statuses. */
+export function createResultService({ store }: { store: Store }) {
+  async function requireCheck(accountId: string, checkId: string): Promise<void> {
+    if (!(await store.checks.get(accountId, checkId))) throw notFound('Check', checkId);
+  }
+
+  return {
+    /**
+     * `GET /v2/check-results/{checkId}`: newest first, `limit` per page, `nextId` the cursor of
+     * the next page (null on the last). `fields` keeps only the named fields of each entry.
+     */
+    async listCursor(accountId: string, checkId: string, q: ResultListQuery & { limit: number; nextId?: string; fields?: string[] }) {
+      const cursor = q.nextId === undefined ? null : decodeResultCursor(q.nextId);
+      if (cursor === undefined) {
+        throw new LookoutError('VALIDATION', '"nextId" is not a cursor from a previous page', { issues: [{ key: 'nextId', message: 'is not a valid cursor' }], source: 'query' });
+      }
+      const filter = toFilter(q, false, new Date());
+      await requireCheck(accountId, checkId);
+      // `fields=` with nothing in it asks for no projection rather than for empty entries.
+      const fields = q.fields?.length ? q.fields : undefined;
+      const withDetail = !fields || fields.some((f) => DETAIL_RESULT_FIELDS.includes(f));
+      const rows = await store.results.listAfter(accountId, checkId, filter, cursor, q.limit + 1, withDetail);
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      const nextId = rows.length > q.limit && last ? encodeResultCursor({ startedAt: last.started_at, id: last.id }) : null;
+      const entries = page.map((r) => (fields ? pickFields(toResultView(r), fields) : toResultView(r)));
+      return { length: entries.length, entries, nextId };
+    },
+
+    /** `GET /v1/check-results/{checkId}`: a page of results, newest first; the last 6 hours unless `from` is given. */
+    async listPage(accountId: string, checkId: string, q: ResultListQuery, page: number, limit: number) {
+      const filter = toFilter(q, true, new Date());
+      await requireCheck(accountId, checkId);
+      const { rows, total } = await store.results.listPage(accountId, checkId, filter, page, limit);
+      return { items: rows.map(toResultView), total };
+    },
+
+    async get(accountId: string, checkId: string, id: string) {
+      const row = await store.results.get(accountId, checkId, id);
+      if (!row) throw notFound('Check result', id);
+      return toResultView(row);
+    },
+
+    /** Every check status of the account (checks that never ran have none). */
+    async listStatuses(accountId: string) {
+      return (await store.checkStatuses.list(accountId)).map(toCheckStatusView);
+    },
+
+    async getStatus(accountId: string, checkId: string) {
+      const row = await store.checkStatuses.get(accountId, checkId);
+      if (!row) throw notFound('Check status of check', checkId);
+      return toCheckStatusView(row);
+    },
+  };
+}
+export type ResultService = ReturnType<typeof createResultService>;
