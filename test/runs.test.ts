@@ -142,6 +142,9 @@ describe('heartbeat pings', () => {
     expect((await s.raw('POST', `/ping/${token}/fail`)).status).toBe(200);
     const results = await s.a.request('GET', `/v2/check-results/${hb.id}?limit=10`);
     expect(results.body.entries.map((r: { hasFailures: boolean }) => r.hasFailures).sort()).toEqual([false, true]);
+    const availability = await s.a.request('GET', `/v1/checks/heartbeats/${hb.id}/availability?quickRange=last24Hours`);
+    expect(availability.body).toMatchObject({ checkId: hb.id, availability: 50 });
+    expect((await s.b.request('GET', `/v1/checks/heartbeats/${hb.id}/availability`)).status).toBe(404);
     const events = await s.a.request('GET', `/v1/checks/heartbeats/${hb.id}/events`);
     expect(events.body.map((e: { type: string }) => e.type)).toEqual(['FAIL', 'START', 'PING']);
     expect((await s.b.request('GET', `/v1/checks/heartbeats/${hb.id}/events`)).status).toBe(404);

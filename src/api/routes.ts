@@ -15,6 +15,7 @@ import { snippetsRoutes } from './snippets-routes.js';
 import { variablesRoutes } from './variables-routes.js';
 import { checkGroupsRoutes } from './check-groups-routes.js';
 import { checksRoutes } from './checks-routes.js';
+import { runAssetsRoutes } from './run-assets-routes.js';
 import { runsRoutes } from './runs-routes.js';
 import { testSessionsRoutes } from './test-sessions-routes.js';
 
@@ -37,5 +38,6 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   errorGroupsRoutes,
   analyticsRoutes,
   runsRoutes,
+  runAssetsRoutes,
   testSessionsRoutes,
 ];
