@@ -51,7 +51,7 @@ async function openStore(): Promise<{ options: StoreOptions; cleanup(): Promise<
     if (!url) throw new Error('--backend postgres needs DATABASE_URL or TEST_DATABASE_URL');
     const schema = `bench_${randomBytes(4).toString('hex')}`;
     return {
-      options: { databaseUrl: url, schema, poolSize: 10 },
+      options: { databaseUrl: url, schema, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
       async cleanup() {
         const c = new pg.Client({ connectionString: url });
         await c.connect();

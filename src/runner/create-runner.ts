@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { CheckType } from '../domain/catalog.js';
 import { heartbeatState } from '../domain/heartbeat-state.js';
@@ -40,6 +41,8 @@ function lanes(check: RunnableCheck): { all: string[]; isPrivate: Set<string> } 
 export function createRunner(options: RunnerOptions) {
   const { store, logger, record } = options;
   const shutdown = new AbortController();
+  // Every run in flight listens on the shutdown signal: hundreds at once are expected.
+  setMaxListeners(0, shutdown.signal);
 
   async function execute(check: RunnableCheck, runLocations: string[], testSessionId: string | null = null): Promise<RunOutcome> {
     const { all, isPrivate } = lanes(check);

@@ -201,8 +201,15 @@ export async function probeHttp(req: HttpProbeRequest): Promise<HttpProbeOutcome
   } finally {
     clearTimeout(timer);
     req.signal.removeEventListener('abort', onCancel);
-    connector.destroyAll();
-    await agent.destroy().catch(() => undefined);
+    if (error) {
+      connector.destroyAll();
+      await agent.destroy().catch(() => undefined);
+    } else {
+      // A finished exchange closes gracefully: destroying live sockets makes undici build (and
+      // source-map) an error per run, a large share of the runner's CPU at scale.
+      await agent.close().catch(() => undefined);
+      connector.destroyAll();
+    }
   }
 
   const rounded = {
