@@ -1,6 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Vite would pick graphql's ESM build for our sources while Apollo (loaded by Node) gets the CommonJS
+  // one: two graphql realms reject each other's schemas. Both must load the same file.
+  resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -1,6 +1,10 @@
 import { pino, type Logger } from 'pino';
 import type { Api, ApiContext } from './api/api-context.js';
 import { createApi } from './api/create-api.js';
+import { createGraphql } from './graphql/create-graphql.js';
+import { attachGraphqlSubscriptions } from './graphql/subscriptions/attach-graphql-subscriptions.js';
+import type { SubscriptionServer } from './graphql/subscriptions/create-subscription-server.js';
+import { subscriptionResolvers } from './graphql/subscriptions/subscription-resolvers.js';
 import { loadConfig, type Config } from './config.js';
 import { bootstrap, type BootstrapResult } from './service/bootstrap.js';
 import { createCheckGroupService } from './service/check-group-service.js';
@@ -25,6 +29,8 @@ export interface Lookout {
   bootstrap: BootstrapResult;
   bus: EventBus;
   runner: Runner;
+  /** graphql-ws at /graphql (instrumentation and stats). */
+  graphqlSubscriptions: SubscriptionServer;
   /** Starts listening (and the scheduler, when enabled); resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting requests, finishes those in flight and closes the store. */
@@ -70,6 +76,8 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       testSessions,
     };
     const app = await createApi({ context, logger });
+    const graphql = await createGraphql({ app, config, logger, resolvers: [{ Subscription: subscriptionResolvers as Record<string, unknown> }] });
+    const graphqlSubscriptions = attachGraphqlSubscriptions({ app, schema: graphql.schema, bus, config, logger, contextFromHeaders: graphql.contextFromHeaders });
     let retention: { close(): Promise<void> } | undefined;
     // Alerting judges every FINAL result once: it runs only in the process that runs the schedule.
     let alerting: { close(): Promise<void> } | undefined;
@@ -82,6 +90,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       bootstrap: boot,
       bus,
       runner,
+      graphqlSubscriptions,
       async listen() {
         const url = await app.listen({ port: config.port, host: config.host });
         if (config.runnerEnabled) {

@@ -18,6 +18,7 @@ import { checksRoutes } from './checks-routes.js';
 import { runAssetsRoutes } from './run-assets-routes.js';
 import { runsRoutes } from './runs-routes.js';
 import { testSessionsRoutes } from './test-sessions-routes.js';
+import { eventsRoutes } from './events-routes.js';
 
 /** Every REST route module, registered in this order. */
 export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
@@ -40,4 +41,5 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   runsRoutes,
   runAssetsRoutes,
   testSessionsRoutes,
+  eventsRoutes,
 ];

@@ -1,0 +1,61 @@
+import Type from 'typebox';
+import { EVENT_STREAM_HEARTBEAT_SECONDS, EVENT_STREAM_MAX_BUFFER_BYTES, formatSseComment, formatSseEvent, LOOKOUT_EVENT_TYPES } from '../domain/event-stream.js';
+import { createEventStreamService } from '../service/event-stream-service.js';
+import type { Api, ApiContext } from './api-context.js';
+import { normaliseQueryArrays } from './query-arrays.js';
+
+const EventStreamQuery = Type.Object({
+  types: Type.Optional(Type.Array(Type.Enum([...LOOKOUT_EVENT_TYPES]), { minItems: 1, maxItems: LOOKOUT_EVENT_TYPES.length, uniqueItems: true })),
+}, { additionalProperties: false });
+
+/**
+ * `GET /v1/events/stream`: the caller's account events as Server-Sent Events, for a GraphQL layer
+ * (or any client) in another process. Heartbeat comments keep idle streams open; shutdown ends them.
+ */
+export function eventsRoutes(app: Api, { bus }: ApiContext): void {
+  const streams = createEventStreamService({ bus });
+  const open = new Set<() => void>();
+  // Streams never finish on their own: without this, closing the server would wait for them forever.
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+
+  app.get('/v1/events/stream', {
+    schema: {
+      tags: ['Events'],
+      summary: "Stream the caller's account events (Server-Sent Events)",
+      description: 'One SSE message per event: `event` is its type (checkResultCreated, checkStatusChanged, alertNotified, '
+        + 'testSessionUpdated), `data` the event as JSON, `id` a sequence number of the stream. types (comma-separated) '
+        + `narrows the types. A comment arrives at once when the stream is live and every ${EVENT_STREAM_HEARTBEAT_SECONDS} s after. `
+        + 'Delivery is at-most-once: reconnecting streams do not replay. A client that falls more than 4 MiB behind is disconnected.',
+      querystring: EventStreamQuery,
+    },
+    preValidation: normaliseQueryArrays(['types'], ['types']),
+  }, async (req, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    let seq = 0;
+    const stop = streams.open(req.principal.accountId, req.query.types ?? [], (event) => {
+      // A client that stops reading must not make the service buffer its events without bound.
+      if (res.writableLength > EVENT_STREAM_MAX_BUFFER_BYTES) return end();
+      res.write(formatSseEvent(++seq, event));
+    });
+    const heartbeat = setInterval(() => res.write(formatSseComment('heartbeat')), EVENT_STREAM_HEARTBEAT_SECONDS * 1000);
+    heartbeat.unref();
+    const end = () => {
+      if (!open.delete(end)) return;
+      clearInterval(heartbeat);
+      stop();
+      res.end();
+    };
+    open.add(end);
+    res.on('close', end);
+    res.write(formatSseComment('connected'));
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * Opaque global ids: base64url of `Type:restId`. Checks use the type `Check` (not the concrete type)
+ * so a check's id never depends on its type.
+ */
+export function toGlobalId(type: string, restId: string | number): string {
+  return Buffer.from(`${type}:${restId}`, 'utf8').toString('base64url');
+}
+
+/** Decodes a global id; null when `id` is not one this layer issued. */
+export function fromGlobalId(id: string): { type: string; restId: string } | null {
+  if (!/^[A-Za-z0-9_-]{1,400}$/.test(id)) return null;
+  const decoded = Buffer.from(id, 'base64url').toString('utf8');
+  const match = /^([A-Za-z]+):(.+)$/.exec(decoded);
+  if (!match || toGlobalId(match[1]!, match[2]!) !== id) return null;
+  return { type: match[1]!, restId: match[2]! };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `value` is a UUID (check ids). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** Whether `value` is a REST integer id (groups, channels, snippets). */
+export function isIntegerId(value: string): boolean {
+  return /^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2_147_483_647;
+}
+
+/** The REST id of a check from its global id or its REST UUID; null when it can be neither. */
+export function checkRestId(id: string): string | null {
+  if (isUuid(id)) return id;
+  const g = fromGlobalId(id);
+  return g?.type === 'Check' && isUuid(g.restId) ? g.restId : null;
+}
+
+/** The REST id of a group from its global id or its REST integer id; null when it can be neither. */
+export function groupRestId(id: string): number | null {
+  if (isIntegerId(id)) return Number(id);
+  const g = fromGlobalId(id);
+  return g?.type === 'CheckGroup' && isIntegerId(g.restId) ? Number(g.restId) : null;
+}

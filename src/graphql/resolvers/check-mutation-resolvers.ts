@@ -1,0 +1,102 @@
+import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types.js';
+import type { GraphqlContext } from '../context.js';
+import { codedError, RestError } from '../errors.js';
+import { checkRestId, toGlobalId } from '../global-id.js';
+import type { RestCheck } from '../rest-types.js';
+
+/** A problem with the input, from a REST 400 answer. */
+interface UserError {
+  field: string | null;
+  code: string;
+  message: string;
+}
+
+/**
+ * Runs a write; a REST 400 becomes userErrors (one per `validation.keys` entry, dotted paths as the
+ * REST API names them) and nothing was written; any other failure stays a GraphQL error.
+ */
+async function withUserErrors<T>(write: () => Promise<T>): Promise<{ value: T | null; userErrors: UserError[] }> {
+  try {
+    return { value: await write(), userErrors: [] };
+  } catch (err) {
+    if (!(err instanceof RestError) || err.status !== 400) throw err;
+    const message = err.body?.message ?? 'Invalid input';
+    const keys = err.body?.validation?.keys ?? [];
+    const userErrors = keys.length > 0
+      ? keys.map((field) => ({ field, code: 'BAD_USER_INPUT', message }))
+      : [{ field: null, code: 'BAD_USER_INPUT', message }];
+    return { value: null, userErrors };
+  }
+}
+
+/** The REST id of a check named in a mutation; an id that cannot be a check is an unknown one. */
+function restIdOf(id: string): string {
+  const restId = checkRestId(id);
+  if (!restId) throw codedError('NOT_FOUND', `Check ${id} not found`);
+  return restId;
+}
+
+function remember(ctx: GraphqlContext, check: RestCheck | null): RestCheck | null {
+  if (check) ctx.loaders.checkById.clear(check.id).prime(check.id, check);
+  return check;
+}
+
+/** Types with a typed REST route (`POST /v1/checks/{segment}`); the others go through the generic route with `checkType`. */
+const TYPES = [
+  ['Api', 'API', 'api'], ['Url', 'URL', 'url'], ['Tcp', 'TCP', 'tcp'], ['Dns', 'DNS', 'dns'], ['Icmp', 'ICMP', 'icmp'],
+  ['Heartbeat', 'HEARTBEAT', 'heartbeat'], ['Browser', 'BROWSER', 'browser'], ['MultiStep', 'MULTI_STEP', 'multistep'],
+  ['Playwright', 'PLAYWRIGHT', null], ['Agentic', 'AGENTIC', null],
+] as const;
+
+type Input = Record<string, unknown>;
+type CheckPayloadResolver = (root: unknown, args: { id?: string; input?: Input }, ctx: GraphqlContext) => Promise<{ check: RestCheck | null; userErrors: UserError[] }>;
+
+function createResolver(checkType: string, segment: string | null): CheckPayloadResolver {
+  return async (_root, { input }, ctx) => {
+    const { value, userErrors } = await withUserErrors(async () => (segment
+      ? await ctx.rest.send<RestCheck>('POST', `/v1/checks/${segment}`, input)
+      : await ctx.rest.send<RestCheck>('POST', '/v1/checks', { ...input, checkType })).body);
+    return { check: remember(ctx, value), userErrors };
+  };
+}
+
+function updateResolver(segment: string | null): CheckPayloadResolver {
+  return async (_root, { id, input }, ctx) => {
+    const restId = restIdOf(id!);
+    const path = segment ? `/v1/checks/${segment}/${restId}` : `/v1/checks/${restId}`;
+    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestCheck>('PUT', path, input)).body);
+    return { check: remember(ctx, value), userErrors };
+  };
+}
+
+/** activate/deactivate/mute/unmute: a partial update of one flag through the generic update route. */
+function flagResolver(patch: { activated: boolean } | { muted: boolean }): CheckPayloadResolver {
+  return async (_root, { id }, ctx) => {
+    const restId = restIdOf(id!);
+    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestCheck>('PUT', `/v1/checks/${restId}`, patch)).body);
+    return { check: remember(ctx, value), userErrors };
+  };
+}
+
+const typed: Record<string, CheckPayloadResolver> = {};
+for (const [name, checkType, segment] of TYPES) {
+  typed[`create${name}Check`] = createResolver(checkType, segment);
+  typed[`update${name}Check`] = updateResolver(segment);
+}
+
+const mutation: MutationResolvers = {
+  ...(typed as unknown as MutationResolvers),
+  deleteCheck: async (_root, { id }, ctx) => {
+    const restId = restIdOf(id);
+    await ctx.rest.send('DELETE', `/v1/checks/${restId}`);
+    ctx.loaders.checkById.clear(restId);
+    return { deletedId: toGlobalId('Check', restId), userErrors: [] };
+  },
+  activateCheck: flagResolver({ activated: true }) as never,
+  deactivateCheck: flagResolver({ activated: false }) as never,
+  muteCheck: flagResolver({ muted: true }) as never,
+  unmuteCheck: flagResolver({ muted: false }) as never,
+};
+
+/** Check mutations: create/update per type, delete, activate/deactivate, mute/unmute. */
+export const checkMutationResolvers: Resolvers = { Mutation: mutation };

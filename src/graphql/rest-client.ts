@@ -1,0 +1,138 @@
+import { Pool } from 'undici';
+import { codedError, RestError } from './errors.js';
+import type { RestErrorBody } from './rest-types.js';
+
+/** Request headers the layer forwards to the backend: the caller's own credentials, nothing privileged. */
+export const FORWARDED_HEADERS = ['authorization', 'x-lookout-account', 'x-service-account', 'x-checkly-account', 'x-request-id'] as const;
+
+/** A successful REST answer. */
+export interface RestResponse<T> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** Query values: arrays repeat the key; undefined values are left out. */
+export type RestQuery = Record<string, string | number | boolean | string[] | undefined>;
+
+/** The REST calls of one GraphQL operation, made with the caller's headers and held to a budget. */
+export interface RestSession {
+  get<T>(path: string, query?: RestQuery): Promise<RestResponse<T>>;
+  send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<RestResponse<T>>;
+  /** REST calls made so far (including those that failed). */
+  readonly calls: number;
+  readonly budget: number;
+  /** List endpoints (paths) that rejected or ignored an `ids=` filter on this backend. */
+  readonly idsUnsupported: Set<string>;
+}
+
+/** Pools to the backend, shared by all operations. */
+export interface RestClient {
+  /** A session for one operation with the caller's headers. */
+  session(headers: Record<string, string | string[] | undefined>, budget?: number): RestSession;
+  close(): Promise<void>;
+}
+
+/** Options of createRestClient. */
+export interface RestClientOptions {
+  /** Backend base URL; a function because the default (this process's own port) is known only once listening. */
+  baseUrl: () => string;
+  /** Default REST calls per operation. */
+  budget: number;
+  /** Sockets per backend origin. */
+  connections?: number;
+}
+
+function queryString(query: RestQuery | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+function retryAfterOf(value: string | string[] | undefined): number | undefined {
+  const n = Number(Array.isArray(value) ? value[0] : value);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * REST client over one keep-alive undici Pool per backend origin. Each operation gets a session that
+ * forwards the caller's Authorization and account headers, counts its calls and refuses calls past
+ * its budget with REST_BUDGET_EXCEEDED (only the fields needing those calls fail).
+ */
+export function createRestClient({ baseUrl, budget: defaultBudget, connections = 64 }: RestClientOptions): RestClient {
+  const pools = new Map<string, Pool>();
+  const idsUnsupported = new Map<string, Set<string>>();
+
+  function backend() {
+    const url = new URL(baseUrl());
+    let pool = pools.get(url.origin);
+    if (!pool) {
+      pool = new Pool(url.origin, { connections, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
+      pools.set(url.origin, pool);
+    }
+    let unsupported = idsUnsupported.get(url.origin);
+    if (!unsupported) idsUnsupported.set(url.origin, (unsupported = new Set()));
+    return { pool, prefix: url.pathname.replace(/\/+$/, ''), unsupported };
+  }
+
+  return {
+    session(incoming, budget = defaultBudget) {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      for (const name of FORWARDED_HEADERS) {
+        const value = incoming[name];
+        const v = Array.isArray(value) ? value[0] : value;
+        if (v) headers[name] = v;
+      }
+      let calls = 0;
+      const { pool, prefix, unsupported } = backend();
+
+      async function call<T>(method: string, path: string, body?: unknown): Promise<RestResponse<T>> {
+        if (calls >= budget) {
+          throw codedError('REST_BUDGET_EXCEEDED', `This operation used its budget of ${budget} REST calls`, { budget });
+        }
+        calls++;
+        let res;
+        try {
+          res = await pool.request({
+            method: method as 'GET',
+            path: prefix + path,
+            headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+        } catch {
+          throw new RestError(0, undefined);
+        }
+        const text = await res.body.text();
+        let parsed: unknown;
+        if (text && String(res.headers['content-type'] ?? '').includes('json')) {
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            throw new RestError(502, undefined);
+          }
+        }
+        if (res.statusCode >= 400) throw new RestError(res.statusCode, parsed as RestErrorBody | undefined, retryAfterOf(res.headers['retry-after']));
+        return { status: res.statusCode, body: parsed as T, headers: res.headers };
+      }
+
+      return {
+        get: (path, query) => call(`GET`, path + queryString(query)),
+        send: (method, path, body) => call(method, path, body),
+        get calls() {
+          return calls;
+        },
+        budget,
+        idsUnsupported: unsupported,
+      };
+    },
+    async close() {
+      await Promise.all([...pools.values()].map((p) => p.close()));
+      pools.clear();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.js';
+import type { EventBus } from '../../events/event-bus.js';
+import { createRemoteEventSources } from '../create-remote-event-source.js';
+import { createBusEventSources } from './create-bus-event-sources.js';
+import { createRestAuthenticator } from './create-rest-authenticator.js';
+import { createSubscriptionServer, type SubscriptionServer } from './create-subscription-server.js';
+
+/** Options of attachGraphqlSubscriptions. */
+export interface GraphqlSubscriptionsOptions {
+  app: FastifyInstance;
+  /** The GraphQL layer's executable schema, with `subscriptionResolvers` merged in. */
+  schema: GraphQLSchema;
+  bus: EventBus;
+  config: Pick<Config, 'graphqlBackendUrl'>;
+  logger: Logger;
+  /** Context of queries and mutations sent over a socket: the HTTP endpoint's context factory. */
+  contextFromHeaders?: (headers: Record<string, string>) => object;
+}
+
+function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address() as AddressInfo | null;
+  if (!address) throw new Error('a graphql-ws socket connected before the server listens');
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+/**
+ * graphql-ws on the app's HTTP server at /graphql. Sockets authenticate against the REST backend
+ * (GRAPHQL_BACKEND_URL, default this process); events come from this process's bus, or from the
+ * backend's `GET /v1/events/stream` when GRAPHQL_BACKEND_URL names another service. Closed with the app.
+ */
+export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, contextFromHeaders }: GraphqlSubscriptionsOptions): SubscriptionServer {
+  const remote = config.graphqlBackendUrl;
+  const authenticate = createRestAuthenticator(() => remote ?? listeningUrl(app));
+  const server = createSubscriptionServer({
+    server: app.server,
+    schema,
+    eventSources: remote ? createRemoteEventSources(remote, { logger }) : createBusEventSources(bus),
+    authenticate,
+    logger,
+    operationContext: contextFromHeaders,
+  });
+  // Before the HTTP server closes: it would otherwise wait on upgraded sockets.
+  app.addHook('preClose', async () => {
+    await server.close();
+    await authenticate.close();
+  });
+  return server;
+}

@@ -1,0 +1,259 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { getOperationAST, GraphQLError, print, subscribe as graphqlSubscribe, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { CloseCode, makeServer, handleProtocols } from 'graphql-ws';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AccountEventSources, AccountEventsLease } from './account-event-source.js';
+import { connectionHeaders, type ConnectionAuthenticator } from './create-rest-authenticator.js';
+import { createSubscriptionFanOut, SharedResult } from './subscription-fan-out.js';
+import type { SubscriptionContext } from './subscription-resolvers.js';
+
+/**
+ * Close code of a socket whose queue of unsent messages overflowed ("Slow consumer"). graphql-ws
+ * leaves 4008 unused (its own codes are 4004, 4005, 4400, 4401, 4403, 4406, 4408, 4409, 4429,
+ * 4500 and 4504); the client should reconnect and resubscribe.
+ */
+export const SLOW_CONSUMER_CLOSE_CODE = 4008;
+
+/** Options of the graphql-ws server. */
+export interface SubscriptionServerOptions {
+  /** The HTTP server the REST API (and the GraphQL HTTP endpoint) listens on. */
+  server: Server;
+  /** Executable schema with the `Subscription` resolvers attached (see withSubscriptionResolvers). */
+  schema: GraphQLSchema;
+  eventSources: AccountEventSources;
+  authenticate: ConnectionAuthenticator;
+  logger: Logger;
+  /** Path upgraded to WebSocket; default `/graphql`. */
+  path?: string;
+  /** Messages a socket may have queued and unsent before it is closed as a slow consumer; default 1,000. */
+  maxQueuedMessages?: number;
+  /** Bytes of payload a socket may have queued and unsent; default 1 MiB. */
+  maxQueuedBytes?: number;
+  /**
+   * Context of queries and mutations sent over a socket (the HTTP endpoint's context factory, given
+   * the socket's credentials as headers). Subscriptions run with their own context.
+   */
+  operationContext?: (headers: Record<string, string>) => object;
+  /** Subscriptions one socket may run at once; more are answered with an error; default 100. */
+  maxSubscriptionsPerSocket?: number;
+  /** Milliseconds a socket has to send `connection_init`; default 3,000. */
+  connectionInitWaitTimeout?: number;
+  /** Milliseconds between keep-alive pings (a socket missing a pong for as long is dropped); default 12,000. */
+  keepAliveMs?: number;
+}
+
+/** What a running subscription server offers its owner. */
+export interface SubscriptionServer {
+  /**
+   * Instrumentation: `subscribed` (key) once a subscription's source is live, `execute` (key,
+   * subscribers) per shared execution, `slowConsumer` (accountId) when a socket is closed with 4008.
+   */
+  monitor: EventEmitter;
+  stats(): { sockets: number; sharedSubscriptions: number; subscribers: number; executions: number };
+  /** Closes every socket (1001 "Going away") and stops accepting upgrades. */
+  close(): Promise<void>;
+}
+
+/** Per-socket state, in graphql-ws's `ctx.extra`. */
+interface SocketState {
+  socket: WebSocket;
+  request: IncomingMessage;
+  accountId: string | null;
+  /** The credentials of `connection_init`, as REST headers. */
+  headers: Record<string, string>;
+  lease: AccountEventsLease | null;
+  queuedMessages: number;
+  queuedBytes: number;
+  closing: boolean;
+}
+
+// The payload of a shared `next` message is spliced in after graphql-ws wrote its envelope around this.
+const PLACEHOLDER = '\u0000lookout-shared-result';
+const PLACEHOLDER_TAIL = `"payload":${JSON.stringify(PLACEHOLDER)}}`;
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * graphql-ws (protocol `graphql-transport-ws`) on the API's own HTTP server and path. Sockets
+ * authenticate in `connection_init` (`{authorization: "Bearer <key>", accountId}`), checked by the
+ * REST service; a refused key closes the socket with 4403. Each socket sees only its account's
+ * events. Identical subscriptions (same account, normalized document, operation and variables)
+ * share one source, one execution and one serialization per event. Each socket has a bounded queue
+ * of unsent messages; overflowing it closes the socket with SLOW_CONSUMER_CLOSE_CODE.
+ */
+export function createSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
+  const { server, schema, eventSources, authenticate, logger } = options;
+  const path = options.path ?? '/graphql';
+  const maxMessages = options.maxQueuedMessages ?? 1000;
+  const maxBytes = options.maxQueuedBytes ?? 1024 * 1024;
+  const keepAliveMs = options.keepAliveMs ?? 12_000;
+  const maxSubscriptions = options.maxSubscriptionsPerSocket ?? 100;
+  const monitor = new EventEmitter();
+  const fanOut = createSubscriptionFanOut({
+    onExecute: (key, subscribers) => monitor.emit('execute', key, subscribers),
+    onError: (err, key) => logger.error({ err, key }, 'a shared subscription failed'),
+  });
+  let pendingShared: SharedResult | null = null;
+
+  const admit = (state: SocketState, bytes: number): boolean => {
+    if (state.closing) return false;
+    if (state.queuedMessages + 1 > maxMessages || state.queuedBytes + bytes > maxBytes) {
+      state.closing = true;
+      logger.warn({ accountId: state.accountId, queuedMessages: state.queuedMessages, queuedBytes: state.queuedBytes }, 'closing a slow subscription consumer');
+      monitor.emit('slowConsumer', state.accountId);
+      state.socket.close(SLOW_CONSUMER_CLOSE_CODE, 'Slow consumer');
+      return false;
+    }
+    state.queuedMessages++;
+    state.queuedBytes += bytes;
+    return true;
+  };
+  const release = (state: SocketState, bytes: number) => {
+    state.queuedMessages--;
+    state.queuedBytes -= bytes;
+  };
+
+  const gql = makeServer<Record<string, unknown> | undefined, SocketState>({
+    schema,
+    connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 3000,
+    async onConnect(ctx) {
+      const state = ctx.extra;
+      const headers = connectionHeaders(ctx.connectionParams);
+      state.headers = headers;
+      const who = await authenticate(headers);
+      if (!who) return false;
+      if (state.socket.readyState !== state.socket.OPEN) return false;
+      state.accountId = who.accountId;
+      const lease = eventSources.acquire(who.accountId, headers, () => state.socket.close(CloseCode.Forbidden, 'Forbidden'));
+      state.lease = lease;
+      // Acknowledged only once events flow, so a subscription started after the ack misses nothing.
+      try {
+        await lease.ready;
+      } catch {
+        return false;
+      }
+      return { accountId: who.accountId };
+    },
+    onSubscribe(ctx) {
+      // graphql-ws has already registered this one: more than the limit means one too many.
+      if (Object.keys(ctx.subscriptions).length > maxSubscriptions) {
+        return [new GraphQLError(`Too many subscriptions on this socket: at most ${maxSubscriptions} at once`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+      }
+      return undefined;
+    },
+    context(ctx, _id, _payload, args) {
+      const state = ctx.extra;
+      const own: SubscriptionContext & { state: SocketState } = { accountId: state.accountId!, events: state.lease!.events, state };
+      const operation = getOperationAST(args.document, args.operationName)?.operation;
+      return operation !== 'subscription' && options.operationContext ? { ...options.operationContext(state.headers), ...own } : own;
+    },
+    async subscribe(args: ExecutionArgs) {
+      const { accountId, events, state } = args.contextValue as SubscriptionContext & { state: SocketState };
+      const key = JSON.stringify([accountId, args.operationName ?? null, print(args.document), stableStringify(args.variableValues ?? {})]);
+      // The shared execution outlives the socket that started it: its context holds nothing of that socket.
+      const shared: SubscriptionContext = { accountId, events };
+      const start = () => graphqlSubscribe({ ...args, contextValue: shared }) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>;
+      const joined = await fanOut.join(key, start, {
+        admit: (bytes) => admit(state, bytes),
+        release: (bytes) => release(state, bytes),
+      });
+      if (Symbol.asyncIterator in joined) monitor.emit('subscribed', key);
+      return joined as AsyncGenerator<ExecutionResult> | ExecutionResult;
+    },
+    onNext: (_ctx, _id, _payload, _args, result) => (result instanceof SharedResult ? (result as unknown as ExecutionResult) : undefined),
+    jsonMessageReplacer(key, value) {
+      if (key === 'payload' && value instanceof SharedResult) {
+        pendingShared = value;
+        return PLACEHOLDER;
+      }
+      return value;
+    },
+  });
+
+  const wss = new WebSocketServer({ noServer: true, handleProtocols, maxPayload: 1024 * 1024 });
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(request.url ?? '/', 'http://x').pathname !== path) {
+      // Another upgrade handler may own this path; without one the socket would dangle.
+      if (server.listenerCount('upgrade') === 1) socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  };
+  server.on('upgrade', onUpgrade);
+
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    const state: SocketState = { socket, request, accountId: null, headers: {}, lease: null, queuedMessages: 0, queuedBytes: 0, closing: false };
+    socket.once('error', (err) => {
+      logger.warn({ err }, 'graphql-ws socket error');
+      socket.terminate();
+    });
+    let pongWait: NodeJS.Timeout | null = null;
+    const ping = keepAliveMs > 0 ? setInterval(() => {
+      if (socket.readyState !== socket.OPEN) return;
+      pongWait = setTimeout(() => socket.terminate(), keepAliveMs);
+      socket.once('pong', () => {
+        if (pongWait) clearTimeout(pongWait);
+        pongWait = null;
+      });
+      socket.ping();
+    }, keepAliveMs) : null;
+
+    const closed = gql.opened({
+      protocol: socket.protocol,
+      send: (data) => new Promise<void>((resolve) => {
+        const shared = pendingShared;
+        pendingShared = null;
+        let counted = 0;
+        if (shared && data.endsWith(PLACEHOLDER_TAIL)) {
+          data = `${data.slice(0, -PLACEHOLDER_TAIL.length)}"payload":${shared.json}}`;
+          counted = shared.json.length;
+        }
+        const done = () => {
+          if (counted) release(state, counted);
+          resolve();
+        };
+        if (socket.readyState !== socket.OPEN || (counted && state.closing)) return done();
+        socket.send(data, done);
+      }),
+      close: (code, reason) => socket.close(code, reason),
+      onMessage: (cb) => socket.on('message', async (data) => {
+        try {
+          await cb(String(data));
+        } catch (err) {
+          logger.error({ err }, 'graphql-ws message handling failed');
+          socket.close(CloseCode.InternalServerError, 'Internal server error');
+        }
+      }),
+    }, state);
+
+    socket.once('close', (code, reason) => {
+      if (pongWait) clearTimeout(pongWait);
+      if (ping) clearInterval(ping);
+      state.closing = true;
+      state.lease?.release();
+      state.lease = null;
+      void closed(code, String(reason));
+    });
+  });
+
+  return {
+    monitor,
+    stats: () => ({ sockets: wss.clients.size, ...fanOut.stats() }),
+    async close() {
+      server.off('upgrade', onUpgrade);
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const client of wss.clients) client.terminate();
+      await eventSources.close();
+    },
+  };
+}
