@@ -7,7 +7,9 @@ import { spawnServer } from './support/spawn-server.js';
 const KEY = 'lo_durability_test_key_0123456789abcdef';
 const ACCOUNT = '7b0e6a52-3f7c-4c55-9d7e-2a1f8c0d9e11';
 
-describe('the embedded server', () => {
+// Each test starts two or three real server processes (PGlite initialises its data folder on
+// the first): minutes, not seconds, on a loaded two-core machine.
+describe('the embedded server', { timeout: 180_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lookout-durability-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { LOOKOUT_DATA_DIR: dataDir, LOOKOUT_API_KEY: KEY, LOOKOUT_ACCOUNT_ID: ACCOUNT };
