@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { attemptTimeoutMs } from '../domain/attempt-timeout.js';
-import type { ProbeResult, ResultType } from '../domain/check-result.js';
 import { nextRetry, type RetryStrategy } from '../domain/retry-schedule.js';
+import type { RecordRunInput } from '../service/record-run.js';
 import type { Executor, RunnableCheck, RunVariable } from './executor.js';
 
-/** What is recorded for one attempt (the RESULTS part's recordRun input). */
-export interface RecordInput {
-  check: RunnableCheck;
-  location: string;
-  sequenceId: string;
-  attempts: number;
-  resultType: ResultType;
-  probe: ProbeResult;
-  testSessionId?: string | null;
-}
+/** What is recorded for one attempt: the recorder's input. */
+export type RecordInput = RecordRunInput;
 
 /** Stores one attempt's result and returns its REST view. */
 export type RecordRun = (input: RecordInput) => Promise<Record<string, any>>;
