@@ -17,7 +17,7 @@ import { startTestServer, type TestClient, type TestServer } from './support/tes
 const CLI_DIR = fileURLToPath(new URL('../node_modules/checkly/', import.meta.url));
 const CLI_BIN = path.join(CLI_DIR, (JSON.parse(readFileSync(path.join(CLI_DIR, 'package.json'), 'utf8')) as { bin: { checkly: string } }).bin.checkly);
 
-/** What the seeded checks are; `frequency` is what the CLI prints in its FREQ column. */
+/** The seeded checks; `freq` is how the CLI's FREQ column shows each one's frequency. */
 const CHECKS = [
   {
     segment: 'api', type: 'API', freq: '5m',
