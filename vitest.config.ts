@@ -12,5 +12,7 @@ export default defineConfig({
     // PGlite instances are memory-hungry wasm; two forks match the 2-core machine.
     pool: 'forks',
     maxWorkers: 2,
+    // CI also writes a JSON report, from which .ci/run prints its plain "N passed, N failed" line.
+    reporters: process.env.LOOKOUT_TEST_REPORT ? ['default', ['json', { outputFile: process.env.LOOKOUT_TEST_REPORT }]] : ['default'],
   },
 });

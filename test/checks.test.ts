@@ -184,6 +184,8 @@ describe.each(BACKENDS)('checks API on $name', (backend) => {
       ['a minutes-failing threshold outside 5|10|15|30', 'POST', '/v1/checks/api', { ...MINIMAL.api, alertSettings: { timeBasedEscalation: { minutesFailingThreshold: 7 } } }, 'alertSettings.timeBasedEscalation.minutesFailingThreshold'],
       ['a parallel threshold under 10%', 'POST', '/v1/checks/api', { ...MINIMAL.api, alertSettings: { parallelRunFailureThreshold: { enabled: true, percentage: 5 } } }, 'alertSettings.parallelRunFailureThreshold.percentage'],
       ['a group that does not exist', 'POST', '/v1/checks/api', { ...MINIMAL.api, groupId: 999999 }, 'groupId'],
+      ['a group id past the integer range (found by the fuzz test)', 'POST', '/v1/checks/url', { ...MINIMAL.url, groupId: 2147483648 }, 'groupId'],
+      ['a channel id past the integer range', 'POST', '/v1/checks/api', { ...MINIMAL.api, alertChannelSubscriptions: [{ alertChannelId: 2 ** 31, activated: true }] }, 'alertChannelSubscriptions.0.alertChannelId'],
       ['an alert channel that does not exist', 'POST', '/v1/checks/api', { ...MINIMAL.api, alertChannelSubscriptions: [{ alertChannelId: 999999, activated: true }] }, 'alertChannelSubscriptions.0.alertChannelId'],
       ['a private location that does not exist', 'POST', '/v1/checks/api', { ...MINIMAL.api, privateLocations: ['nowhere'] }, 'privateLocations.0'],
       ['a snippet that does not exist', 'POST', '/v1/checks/api', { ...MINIMAL.api, setupSnippetId: 999999 }, 'setupSnippetId'],

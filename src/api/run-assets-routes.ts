@@ -8,6 +8,7 @@ import { createAnalyticsService } from '../service/analytics-service.js';
 import { createResultService } from '../service/result-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { routeRateLimit } from './route-rate-limit.js';
+import { unixSeconds } from './schemas/result-schemas.js';
 
 const UUID = Type.String({ format: 'uuid' });
 
@@ -44,8 +45,8 @@ export function runAssetsRoutes(app: Api, { store, config }: ApiContext): void {
       params: Type.Object({ checkId: UUID }),
       querystring: Type.Object({
         quickRange: Type.Optional(Type.Enum([...QUICK_RANGES])),
-        from: Type.Optional(Type.Integer({ minimum: 0 })),
-        to: Type.Optional(Type.Integer({ minimum: 0 })),
+        from: Type.Optional(unixSeconds('UNIX seconds; overrides quickRange')),
+        to: Type.Optional(unixSeconds('UNIX seconds (exclusive); overrides quickRange')),
       }, { additionalProperties: false }),
     },
     config: routeRateLimit(config, 30),

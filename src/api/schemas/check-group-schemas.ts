@@ -3,6 +3,7 @@ import { ASSERTION_SOURCES } from '../../domain/catalog.js';
 import {
   AlertChannelSubscriptionInput, AlertSettings, Assertion, EnvironmentVariables, KeyValue, LocationList, Nullable,
   Name, PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,
+  IntId,
 } from './common.js';
 import { partialObject } from './check-schemas.js';
 
@@ -36,8 +37,8 @@ export const CheckGroupCreate = Type.Object(
     runtimeId: Type.Optional(RuntimeIdField),
     environmentVariables: Type.Optional(EnvironmentVariables),
     alertChannelSubscriptions: Type.Optional(Nullable(Type.Array(AlertChannelSubscriptionInput, { maxItems: 100 }))),
-    setupSnippetId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-    tearDownSnippetId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+    setupSnippetId: Type.Optional(Nullable(IntId)),
+    tearDownSnippetId: Type.Optional(Nullable(IntId)),
     localSetupScript: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
     localTearDownScript: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
     runParallel: Type.Optional(Nullable(Type.Boolean())),

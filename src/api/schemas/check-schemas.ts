@@ -7,6 +7,7 @@ import {
   AlertChannelSubscriptionInput, AlertSettings, Assertion, EnvironmentVariables, KeyValue, LocationList,
   Nullable, PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,
   Name,
+  IntId,
 } from './common.js';
 
 const assertionsFor = (type: CheckType) =>
@@ -110,7 +111,7 @@ const common = {
   tags: Type.Optional(Tags),
   alertSettings: Type.Optional(Nullable(AlertSettings)),
   useGlobalAlertSettings: Type.Optional(Type.Boolean()),
-  groupId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  groupId: Type.Optional(Nullable(IntId)),
   groupOrder: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   runtimeId: Type.Optional(RuntimeIdField),
   alertChannelSubscriptions: Type.Optional(Nullable(Type.Array(AlertChannelSubscriptionInput, { maxItems: 100 }))),
@@ -148,8 +149,8 @@ const scripted = {
 };
 
 const setupTeardown = {
-  setupSnippetId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  tearDownSnippetId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  setupSnippetId: Type.Optional(Nullable(IntId)),
+  tearDownSnippetId: Type.Optional(Nullable(IntId)),
   localSetupScript: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
   localTearDownScript: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
 };
@@ -207,7 +208,7 @@ export const CheckListQuery = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
     tag: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 50 })),
     checkType: Type.Optional(Type.Enum([...CHECK_TYPES])),
-    groupId: Type.Optional(Type.Integer({ minimum: 1 })),
+    groupId: Type.Optional(IntId),
     activated: Type.Optional(Type.Boolean()),
     ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { maxItems: 100 })),
     apiCheckUrlFilterPattern: Type.Optional(Type.String({ maxLength: 2048 })),

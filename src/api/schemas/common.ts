@@ -3,6 +3,9 @@ import {
   COMPARISONS, ALL_ASSERTION_SOURCES, ESCALATION_TYPES, LOCATIONS, RETRY_TYPES, RUNTIME_IDS,
 } from '../../domain/catalog.js';
 
+/** An integer id (groups, channels, snippets): a PostgreSQL `integer`, so at most 2^31 − 1. */
+export const IntId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
 /** A display name: not blank. */
 export const Name = Type.String({ minLength: 1, maxLength: 2048, pattern: '\\S' });
 
@@ -86,7 +89,7 @@ export const RetryStrategy = Type.Object(
 );
 
 export const AlertChannelSubscriptionInput = Type.Object(
-  { alertChannelId: Type.Integer({ minimum: 1 }), activated: Type.Optional(Type.Boolean()) },
+  { alertChannelId: IntId, activated: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
 );
 
