@@ -56,7 +56,7 @@ describe('wire conventions', () => {
       expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
     });
 
-    it.each(['{', '{"name": }', 'not json', '[1,', '{"__proto__": {"x": 1}}'])('answers 400, never 500, for the body %j', async (body) => {
+    it.each(['{', '{"name": }', 'not json', '[1,', '{"__proto__": {"x": 1}}', '{"name": "nul\\u0000", "request": {"url": "https://x.test"}}'])('answers 400, never 500, for the body %j', async (body) => {
       const res = await s.a.request('POST', '/v1/checks/api', body);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });

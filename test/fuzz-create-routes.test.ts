@@ -50,7 +50,8 @@ describe('create routes under random input', () => {
         if (res.status === 400) expect(Array.isArray(res.body.validation.keys)).toBe(true);
         expect(await count(table)).toBe(res.status === 201 ? before + 1 : before);
       }),
-      { numRuns: 300 },
+      // Random locally (to keep finding new cases); fixed in CI so a landing is reproducible. FUZZ_SEED overrides.
+      { numRuns: 300, ...(process.env.FUZZ_SEED || process.env.CI ? { seed: Number(process.env.FUZZ_SEED ?? 20261122) } : {}) },
     );
   });
 });

@@ -36,6 +36,11 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    // PostgreSQL text and jsonb cannot hold NUL: refuse it here instead of failing at the insert.
+    if (typeof body === 'string' && body.includes('\\u0000')) {
+      const err = Object.assign(new Error('Body contains a NUL character (\\u0000), which cannot be stored'), { statusCode: 400 });
+      return done(err, undefined);
+    }
     jsonParser(req, body as string, done);
   });
 
