@@ -236,7 +236,7 @@ function storedBody(body: string): { text: string; truncated: boolean } {
   const bytes = Buffer.from(body, 'utf8');
   if (bytes.length <= STORED_BODY_BYTES) return { text: body, truncated: false };
   let end = STORED_BODY_BYTES;
-  // Step back over UTF-8 continuation bytes (10xxxxxx) to a character boundary.
+  // Step back over UTF-8 continuation bytes (top bits 10) to a character boundary.
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
   return { text: bytes.subarray(0, end).toString('utf8'), truncated: true };
 }
