@@ -6,6 +6,7 @@ import type { GroupRow } from '../store/check-groups-repository.js';
 import type { Store } from '../store/create-store.js';
 import type { Repositories } from '../store/repositories.js';
 import { redactVariables } from './check-view.js';
+import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
 
 /** A stored group as the API shows it. */
 export function toGroupView(row: GroupRow): Record<string, any> {
@@ -20,38 +21,15 @@ export function toGroupView(row: GroupRow): Record<string, any> {
   };
 }
 
-async function referenceIssues(repos: Repositories, accountId: string, g: GroupData, subs: { alertChannelId: number }[] | null): Promise<Issue[]> {
-  const issues: Issue[] = [];
-  if (subs?.length) {
-    const found = await repos.references.alertChannels(accountId, subs.map((s) => s.alertChannelId));
-    subs.forEach((s, i) => {
-      if (!found.has(String(s.alertChannelId))) issues.push({ key: `alertChannelSubscriptions.${i}.alertChannelId`, message: `alert channel ${s.alertChannelId} does not exist` });
-    });
-  }
-  for (const key of ['setupSnippetId', 'tearDownSnippetId']) {
-    if (g[key] != null && !(await repos.references.snippets(accountId, [g[key]])).has(String(g[key]))) {
-      issues.push({ key, message: `snippet ${g[key]} does not exist` });
-    }
-  }
-  const slugs: string[] = g.privateLocations ?? [];
-  if (slugs.length) {
-    const found = await repos.references.privateLocationSlugs(accountId, slugs);
-    slugs.forEach((s, i) => {
-      if (!found.has(s)) issues.push({ key: `privateLocations.${i}`, message: `private location "${s}" does not exist` });
-    });
-  }
+/** References shared with checks, plus variable keys that must be unique within the group. */
+async function groupIssues(repos: Repositories, accountId: string, g: GroupData, subs: { alertChannelId: number }[] | null): Promise<Issue[]> {
+  const issues = await referenceIssues(repos, accountId, g, subs);
   const seen = new Set<string>();
   (g.environmentVariables ?? []).forEach((v: { key: string }, i: number) => {
     if (seen.has(v.key)) issues.push({ key: `environmentVariables.${i}.key`, message: `duplicates "${v.key}"` });
     seen.add(v.key);
   });
   return issues;
-}
-
-function dedupeSubs(subs: { alertChannelId: number; activated?: boolean }[]) {
-  const m = new Map<number, boolean>();
-  for (const s of subs) m.set(s.alertChannelId, s.activated ?? true);
-  return [...m].map(([alertChannelId, activated]) => ({ alertChannelId, activated }));
 }
 
 /** Check groups: create, update (merge), read, list and delete. */
@@ -65,9 +43,9 @@ export function createCheckGroupService({ store }: { store: Store }) {
     async create(accountId: string, rawBody: unknown, opts: { autoAssignAlerts?: boolean } = {}) {
       const body = validateBody<Record<string, any>>(CheckGroupCreate, rawBody);
       const data = withGroupDefaults(body as GroupData);
-      const subs = body.alertChannelSubscriptions ? dedupeSubs(body.alertChannelSubscriptions) : null;
+      const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
       return store.transaction(async (repos) => {
-        assertValid(await referenceIssues(repos, accountId, data, subs));
+        assertValid(await groupIssues(repos, accountId, data, subs));
         const id = await repos.groups.insert(accountId, data);
         if (subs) await repos.subscriptions.replaceFor(accountId, { groupId: id }, subs);
         else if (opts.autoAssignAlerts !== false) {
@@ -84,8 +62,8 @@ export function createCheckGroupService({ store }: { store: Store }) {
         const row = await repos.groups.get(accountId, id);
         if (!row) throw notFound('Check group', id);
         const merged = withGroupDefaults({ ...row.data, ...body } as GroupData);
-        const subs = body.alertChannelSubscriptions ? dedupeSubs(body.alertChannelSubscriptions) : null;
-        assertValid(await referenceIssues(repos, accountId, merged, subs));
+        const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
+        assertValid(await groupIssues(repos, accountId, merged, subs));
         await repos.groups.update(accountId, id, merged);
         if (subs || body.alertChannelSubscriptions === null) await repos.subscriptions.replaceFor(accountId, { groupId: id }, subs ?? []);
         return read(repos, accountId, id);

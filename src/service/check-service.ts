@@ -13,6 +13,7 @@ import type { Repositories } from '../store/repositories.js';
 import type { CheckRow } from '../store/checks-repository.js';
 import type { GroupRow } from '../store/check-groups-repository.js';
 import { redactVariables, toCheckView } from './check-view.js';
+import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
 
 /**
  * A check as it runs in its group. `alertChannels` is left out: it describes the check's own
@@ -31,40 +32,13 @@ export interface CheckServiceOptions {
   publicUrl: string;
 }
 
-/** Checks that a check's references (group, channels, snippets, private locations) exist in the account. */
-async function referenceIssues(repos: Repositories, accountId: string, c: CheckData, subs: { alertChannelId: number }[] | null): Promise<Issue[]> {
+/** The check's group must exist in the account too, besides the references groups share. */
+async function checkReferenceIssues(repos: Repositories, accountId: string, c: CheckData, subs: { alertChannelId: number }[] | null): Promise<Issue[]> {
   const issues: Issue[] = [];
-  const r = repos.references;
-  if (c.groupId != null && !(await r.groups(accountId, [c.groupId])).has(String(c.groupId))) {
+  if (c.groupId != null && !(await repos.references.groups(accountId, [c.groupId])).has(String(c.groupId))) {
     issues.push({ key: 'groupId', message: `check group ${c.groupId} does not exist` });
   }
-  if (subs?.length) {
-    const found = await r.alertChannels(accountId, subs.map((s) => s.alertChannelId));
-    subs.forEach((s, i) => {
-      if (!found.has(String(s.alertChannelId))) {
-        issues.push({ key: `alertChannelSubscriptions.${i}.alertChannelId`, message: `alert channel ${s.alertChannelId} does not exist` });
-      }
-    });
-  }
-  for (const key of ['setupSnippetId', 'tearDownSnippetId']) {
-    if (c[key] != null && !(await r.snippets(accountId, [c[key]])).has(String(c[key]))) {
-      issues.push({ key, message: `snippet ${c[key]} does not exist` });
-    }
-  }
-  const slugs: string[] = c.privateLocations ?? [];
-  if (slugs.length) {
-    const found = await r.privateLocationSlugs(accountId, slugs);
-    slugs.forEach((s, i) => {
-      if (!found.has(s)) issues.push({ key: `privateLocations.${i}`, message: `private location "${s}" does not exist` });
-    });
-  }
-  return issues;
-}
-
-function normaliseSubs(subs: { alertChannelId: number; activated?: boolean }[]) {
-  const byChannel = new Map<number, boolean>();
-  for (const s of subs) byChannel.set(s.alertChannelId, s.activated ?? true);
-  return [...byChannel].map(([alertChannelId, activated]) => ({ alertChannelId, activated }));
+  return [...issues, ...(await referenceIssues(repos, accountId, c, subs))];
 }
 
 /** Create, read, update and delete checks, with every rule of the spec applied. */
@@ -82,8 +56,8 @@ export function createCheckService({ store, publicUrl }: CheckServiceOptions) {
       assertValid(checkRuleIssues(type, data));
       const id = randomUUID();
       return store.transaction(async (repos) => {
-        const subs = body.alertChannelSubscriptions ? normaliseSubs(body.alertChannelSubscriptions) : null;
-        assertValid(await referenceIssues(repos, accountId, data, subs));
+        const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
+        assertValid(await checkReferenceIssues(repos, accountId, data, subs));
         await repos.checks.insert(accountId, { id, checkType: type, data });
         if (subs) await repos.subscriptions.replaceFor(accountId, { checkId: id }, subs);
         else if (opts.autoAssignAlerts !== false) {
@@ -113,8 +87,8 @@ export function createCheckService({ store, publicUrl }: CheckServiceOptions) {
         // The merged check must still be a valid whole check.
         validateBody(CHECK_CREATE_SCHEMAS[stored], structuredClone(merged));
         assertValid(checkRuleIssues(stored, merged));
-        const subs = body.alertChannelSubscriptions ? normaliseSubs(body.alertChannelSubscriptions) : null;
-        assertValid(await referenceIssues(repos, accountId, merged, subs));
+        const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
+        assertValid(await checkReferenceIssues(repos, accountId, merged, subs));
         await repos.checks.update(accountId, id, merged);
         if (subs) await repos.subscriptions.replaceFor(accountId, { checkId: id }, subs);
         else if (body.alertChannelSubscriptions === undefined && opts.autoAssignAlerts === true) {

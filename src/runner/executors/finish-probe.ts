@@ -1,6 +1,7 @@
 import { RESPONSE_TIME_LIMITS } from '../../domain/catalog.js';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
-import type { RunContext, RunnableCheck } from '../executor.js';
+import type { Executor, RunContext, RunnableCheck } from '../executor.js';
+import { toProbeError } from './network-error.js';
 import { createScrubber, scrubDeep, secretValues } from '../scrub-secrets.js';
 
 /** What a probe measured, before the check's limits and `shouldFail` are applied. */
@@ -54,4 +55,26 @@ export function finishProbe(check: RunnableCheck, ctx: Pick<RunContext, 'variabl
 
 function numberOr(value: unknown, fallback: number | undefined): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+/**
+ * An executor from a probe that may throw on an unexpected failure: the throw becomes an error
+ * result with `code` (executors never throw).
+ */
+export function guardedExecutor(
+  probe: (check: RunnableCheck, ctx: RunContext, startedAt: Date) => Promise<ProbeResult>,
+  code: string,
+  context: string,
+): Executor {
+  return async (check, ctx) => {
+    const startedAt = new Date();
+    try {
+      return await probe(check, ctx, startedAt);
+    } catch (e) {
+      return finishProbe(check, ctx, {
+        startedAt, responseTime: 0, assertions: [], networkError: false, details: null, limitedTime: null,
+        errors: [toProbeError(e, code, context)],
+      });
+    }
+  };
 }

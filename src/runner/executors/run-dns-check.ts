@@ -11,7 +11,7 @@ import type { DnsRecord } from '../../domain/observation.js';
 import { toDnsRecord } from '../../domain/to-dns-record.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
 import { interpolateVariables, variableValues } from '../interpolate-variables.js';
-import { finishProbe } from './finish-probe.js';
+import { finishProbe, guardedExecutor } from './finish-probe.js';
 import { CANCELLED_CODE, TIMEOUT_CODE, hostPort, toProbeError } from './network-error.js';
 
 type RecordType = (typeof DNS_RECORD_TYPES)[number];
@@ -62,17 +62,7 @@ export function systemNameServer(servers: readonly string[], defaultPort: number
  * limit is ETIMEDOUT. details: `{query, recordType, rcode, answers, authority, nameServer, port,
  * protocol, truncatedOverUdp}`.
  */
-export const runDnsCheck: Executor = async (check, ctx) => {
-  const startedAt = new Date();
-  try {
-    return await probe(check, ctx, startedAt);
-  } catch (e) {
-    return finishProbe(check, ctx, {
-      startedAt, responseTime: 0, assertions: [], networkError: false, details: null,
-      errors: [toProbeError(e, 'DNS_PROBE_FAILED', 'DNS check could not run')],
-    });
-  }
-};
+export const runDnsCheck: Executor = guardedExecutor(probe, 'DNS_PROBE_FAILED', 'DNS check could not run');
 
 async function probe(check: RunnableCheck, ctx: RunContext, startedAt: Date): Promise<ProbeResult> {
   const t0 = performance.now();

@@ -5,8 +5,8 @@ import { evaluateAssertions, type Assertion } from '../../domain/evaluate-assert
 import { parsePingOutput } from '../../domain/parse-ping-output.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
 import { interpolateVariables, variableValues } from '../interpolate-variables.js';
-import { finishProbe } from './finish-probe.js';
-import { CANCELLED_CODE, TIMEOUT_CODE, toProbeError } from './network-error.js';
+import { finishProbe, guardedExecutor } from './finish-probe.js';
+import { CANCELLED_CODE, TIMEOUT_CODE } from './network-error.js';
 
 /**
  * Seconds between two pings. iputils' default is 1 s, which makes the allowed 50 pings last
@@ -51,17 +51,7 @@ interface PingRun {
  */
 export function createIcmpExecutor(options: IcmpExecutorOptions = {}): Executor {
   const pingCommand = options.pingCommand ?? 'ping';
-  return async (check, ctx) => {
-    const startedAt = new Date();
-    try {
-      return await probe(pingCommand, check, ctx, startedAt);
-    } catch (e) {
-      return finishProbe(check, ctx, {
-        startedAt, responseTime: 0, assertions: [], networkError: false, details: null, limitedTime: null,
-        errors: [toProbeError(e, 'ICMP_PROBE_FAILED', 'ICMP check could not run')],
-      });
-    }
-  };
+  return guardedExecutor((check, ctx, startedAt) => probe(pingCommand, check, ctx, startedAt), 'ICMP_PROBE_FAILED', 'ICMP check could not run');
 }
 
 /** The ICMP executor using `ping` from PATH. */

@@ -4,7 +4,7 @@ import type { ProbeError, ProbeResult } from '../../domain/check-result.js';
 import { evaluateAssertions, type Assertion } from '../../domain/evaluate-assertion.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
 import { interpolateVariables, variableValues } from '../interpolate-variables.js';
-import { finishProbe } from './finish-probe.js';
+import { finishProbe, guardedExecutor } from './finish-probe.js';
 import { CANCELLED_CODE, TIMEOUT_CODE, hostPort, toProbeError } from './network-error.js';
 
 /**
@@ -46,17 +46,7 @@ interface Exchange {
  * time limit is ETIMEDOUT. A reset after part of the reply arrived ends the reply instead of
  * failing it. details: `{connected, bytesSent, bytesReceived, response}`.
  */
-export const runTcpCheck: Executor = async (check, ctx) => {
-  const startedAt = new Date();
-  try {
-    return await probe(check, ctx, startedAt);
-  } catch (e) {
-    return finishProbe(check, ctx, {
-      startedAt, responseTime: 0, assertions: [], networkError: false, details: null,
-      errors: [toProbeError(e, 'TCP_PROBE_FAILED', 'TCP check could not run')],
-    });
-  }
-};
+export const runTcpCheck: Executor = guardedExecutor(probe, 'TCP_PROBE_FAILED', 'TCP check could not run');
 
 async function probe(check: RunnableCheck, ctx: RunContext, startedAt: Date): Promise<ProbeResult> {
   const request = (check.data.request ?? {}) as Record<string, any>;
