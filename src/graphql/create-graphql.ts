@@ -13,7 +13,8 @@ import { createRestClient, type RestClient } from './rest-client.js';
 import { checkGroupResolvers } from './resolvers/check-group-resolvers.js';
 import { checkMutationResolvers } from './resolvers/check-mutation-resolvers.js';
 import { checkResolvers } from './resolvers/check-resolvers.js';
-import { queryResolvers } from './resolvers/query-resolvers.js';
+import { coreNodeTypes, createQueryResolvers } from './resolvers/query-resolvers.js';
+import type { NodeType } from './node-type.js';
 
 /** The path of the GraphQL endpoint (HTTP here, graphql-ws on the same path). */
 export const GRAPHQL_PATH = '/graphql';
@@ -24,8 +25,13 @@ export function loadTypeDefs(): string {
   return readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort().map((f) => readFileSync(new URL(f, dir), 'utf8')).join('\n');
 }
 
+/** Types `node(id)` can refetch, from every resolver module. */
+export const NODE_TYPES: NodeType[] = [...coreNodeTypes];
+
 /** Resolvers of the HTTP part of the graph (queries and mutations). */
-export const CORE_RESOLVERS = [queryResolvers, checkResolvers, checkGroupResolvers, checkMutationResolvers] as unknown as ResolverMap[];
+export const CORE_RESOLVERS = [
+  createQueryResolvers(NODE_TYPES), checkResolvers, checkGroupResolvers, checkMutationResolvers,
+] as unknown as ResolverMap[];
 
 /** Options of createGraphql. */
 export interface GraphqlOptions {

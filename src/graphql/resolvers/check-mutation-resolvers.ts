@@ -1,33 +1,9 @@
 import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types.js';
 import type { GraphqlContext } from '../context.js';
-import { codedError, RestError } from '../errors.js';
+import { codedError } from '../errors.js';
 import { checkRestId, toGlobalId } from '../global-id.js';
 import type { RestCheck } from '../rest-types.js';
-
-/** A problem with the input, from a REST 400 answer. */
-interface UserError {
-  field: string | null;
-  code: string;
-  message: string;
-}
-
-/**
- * Runs a write; a REST 400 becomes userErrors (one per `validation.keys` entry, dotted paths as the
- * REST API names them) and nothing was written; any other failure stays a GraphQL error.
- */
-async function withUserErrors<T>(write: () => Promise<T>): Promise<{ value: T | null; userErrors: UserError[] }> {
-  try {
-    return { value: await write(), userErrors: [] };
-  } catch (err) {
-    if (!(err instanceof RestError) || err.status !== 400) throw err;
-    const message = err.body?.message ?? 'Invalid input';
-    const keys = err.body?.validation?.keys ?? [];
-    const userErrors = keys.length > 0
-      ? keys.map((field) => ({ field, code: 'BAD_USER_INPUT', message }))
-      : [{ field: null, code: 'BAD_USER_INPUT', message }];
-    return { value: null, userErrors };
-  }
-}
+import { withUserErrors, type UserError } from '../user-errors.js';
 
 /** The REST id of a check named in a mutation; an id that cannot be a check is an unknown one. */
 function restIdOf(id: string): string {
