@@ -13,6 +13,7 @@ import { createRestClient, type RestClient } from './rest-client.js';
 import { checkGroupResolvers } from './resolvers/check-group-resolvers.js';
 import { checkMutationResolvers } from './resolvers/check-mutation-resolvers.js';
 import { checkResolvers } from './resolvers/check-resolvers.js';
+import { overviewResolvers } from './resolvers/overview-resolvers.js';
 import { coreNodeTypes, createQueryResolvers } from './resolvers/query-resolvers.js';
 import type { NodeType } from './node-type.js';
 
@@ -30,7 +31,7 @@ export const NODE_TYPES: NodeType[] = [...coreNodeTypes];
 
 /** Resolvers of the HTTP part of the graph (queries and mutations). */
 export const CORE_RESOLVERS = [
-  createQueryResolvers(NODE_TYPES), checkResolvers, checkGroupResolvers, checkMutationResolvers,
+  createQueryResolvers(NODE_TYPES), checkResolvers, checkGroupResolvers, checkMutationResolvers, overviewResolvers,
 ] as unknown as ResolverMap[];
 
 /** Options of createGraphql. */

@@ -1,4 +1,5 @@
 import type { Resolvers } from '../__generated__/resolvers-types.js';
+import { checkConnection } from '../check-connection.js';
 import { checkTypeName } from '../check-type-name.js';
 import { offsetConnection, totalOfContentRange } from '../connection.js';
 import type { GraphqlContext } from '../context.js';
@@ -57,19 +58,7 @@ export function createQueryResolvers(nodeTypeList: NodeType[]): Resolvers {
         const restId = checkRestId(id);
         return restId ? ctx.loaders.checkById.load(restId) : null;
       },
-      checks: (_root, { first, after, filter }, ctx) =>
-        offsetConnection(first, after, async (page, limit) => {
-          const res = await ctx.rest.get<RestCheck[]>('/v1/checks', {
-            page, limit,
-            tag: filter?.tags ?? undefined,
-            checkType: filter?.checkType ?? undefined,
-            groupId: filter?.groupId ?? undefined,
-            activated: filter?.activated ?? undefined,
-          });
-          // Later `check(id)` / `node(id)` of the same operation need no call of their own.
-          for (const c of res.body) ctx.loaders.checkById.prime(c.id, c);
-          return { items: res.body, total: totalOfContentRange(res.headers['content-range']) };
-        }),
+      checks: (_root, { first, after, filter }, ctx) => checkConnection(ctx, first, after, filter),
       checkGroup: (_root, { id }, ctx) => {
         const restId = groupRestId(id);
         return restId === null ? null : ctx.loaders.groupById.load(restId);

@@ -1,0 +1,31 @@
+import type { CheckFilter } from './__generated__/resolvers-types.js';
+import { offsetConnection, totalOfContentRange, type Connection } from './connection.js';
+import type { GraphqlContext } from './context.js';
+import type { RestCheck } from './rest-types.js';
+
+/** REST query parameters of `GET /v1/checks` for a CheckFilter. */
+export function checkListQuery(filter: CheckFilter | null | undefined) {
+  return {
+    tag: filter?.tags ?? undefined,
+    checkType: filter?.checkType ?? undefined,
+    groupId: filter?.groupId ?? undefined,
+    activated: filter?.activated ?? undefined,
+    status: filter?.state?.toLowerCase(),
+    search: filter?.search ?? undefined,
+  };
+}
+
+/** Checks matching `filter` as a Relay connection over `GET /v1/checks` offset pages. */
+export function checkConnection(
+  ctx: GraphqlContext,
+  first: number | null | undefined,
+  after: string | null | undefined,
+  filter: CheckFilter | null | undefined,
+): Promise<Connection<RestCheck>> {
+  return offsetConnection(first, after, async (page, limit) => {
+    const res = await ctx.rest.get<RestCheck[]>('/v1/checks', { page, limit, ...checkListQuery(filter) });
+    // Later `check(id)` / `node(id)` of the same operation need no call of their own.
+    for (const c of res.body) ctx.loaders.checkById.prime(c.id, c);
+    return { items: res.body, total: totalOfContentRange(res.headers['content-range']) };
+  });
+}
