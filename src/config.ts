@@ -53,6 +53,16 @@ export interface Config {
   graphqlBackendUrl: string | undefined;
   /** REST calls one GraphQL operation may make (`GRAPHQL_REST_BUDGET`, default 50). */
   graphqlRestBudget: number;
+  /** Deepest field nesting of a GraphQL operation (`GRAPHQL_MAX_DEPTH`, default 15; 0: no limit). */
+  graphqlMaxDepth: number;
+  /** Aliased fields in a GraphQL operation (`GRAPHQL_MAX_ALIASES`, default 30; 0: no limit). */
+  graphqlMaxAliases: number;
+  /** Estimated REST calls of a GraphQL operation, checked before it runs (`GRAPHQL_MAX_COST`, default 1000; 0: no limit). */
+  graphqlMaxCost: number;
+  /** Whether GraphQL introspection is answered (`GRAPHQL_INTROSPECTION`, default on). */
+  graphqlIntrospection: boolean;
+  /** Whether browsers get a minimal local query page at GET /graphql (`GRAPHQL_LANDING_PAGE`, default off). */
+  graphqlLandingPage: boolean;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -60,6 +70,14 @@ function int(name: string, value: string | undefined, fallback: number): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+function flag(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  const v = value.toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(v)) return true;
+  if (['off', 'false', '0', 'no'].includes(v)) return false;
+  throw new Error(`${name} must be on or off, got "${value}"`);
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -121,5 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     assetsDir: env.LOOKOUT_ASSETS_DIR || path.join(dataDir, 'assets'),
     graphqlBackendUrl: url('GRAPHQL_BACKEND_URL', env.GRAPHQL_BACKEND_URL),
     graphqlRestBudget: Math.max(1, int('GRAPHQL_REST_BUDGET', env.GRAPHQL_REST_BUDGET, 50)),
+    graphqlMaxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 15),
+    graphqlMaxAliases: int('GRAPHQL_MAX_ALIASES', env.GRAPHQL_MAX_ALIASES, 30),
+    graphqlMaxCost: int('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 1000),
+    graphqlIntrospection: flag('GRAPHQL_INTROSPECTION', env.GRAPHQL_INTROSPECTION, true),
+    graphqlLandingPage: flag('GRAPHQL_LANDING_PAGE', env.GRAPHQL_LANDING_PAGE, false),
   };
 }

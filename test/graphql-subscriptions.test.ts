@@ -15,6 +15,7 @@ import { createPushIterator } from '../src/graphql/subscriptions/push-iterator.j
 import type { EventOf } from '../src/events/lookout-event.js';
 import { connectGraphqlWs, subscribe } from './support/graphql-ws-client.js';
 import { closedPort } from './support/http-target.js';
+import { gql } from './support/graphql.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
 
 const RESULTS = `subscription Results($filter: CheckResultFilter) {
@@ -228,6 +229,20 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     });
     expect(await query(await connect(s.a))).toEqual({ data: { viewer: { accountId: s.a.accountId, name: expect.any(String) } } });
     expect((await query(await connect(s.b))).data.viewer.accountId).toBe(s.b.accountId);
+  });
+
+  it.each([
+    ['too many aliases', `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: viewer { name }`).join(' ')} }`, 'TOO_MANY_ALIASES'],
+    ['too deep a query', `{ ${'checks(first: 1) { nodes { group { '.repeat(6)}name${' } } }'.repeat(6)} }`, 'QUERY_TOO_DEEP'],
+    ['too costly a query', '{ checkGroups(first: 100) { nodes { checks(first: 100) { nodes { group { checks(first: 100) { nodes { name } } } } } } } }', 'QUERY_TOO_COSTLY'],
+  ])('refuses %s over the socket as the HTTP endpoint does, before any REST call', async (_label, query, code) => {
+    const client = await connect(s.a);
+    const answer = await new Promise<any>((resolve) => {
+      client.subscribe({ query }, { next: resolve, error: resolve, complete: () => {} });
+    });
+    expect(answer, JSON.stringify(answer)).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code }) })]);
+    const http = await gql(s.a, query);
+    expect(http.errors?.[0]?.extensions?.code).toBe(code);
   });
 
   it('answers a subscription with invalid arguments with an error, keeping the socket open', async () => {

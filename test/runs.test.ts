@@ -104,6 +104,21 @@ describe('runs on demand', () => {
     expect(res.body.validation.keys).toContain(key);
   });
 
+  it('runs a check now with an API key and answers its FINAL results; other accounts and bad ids get 404 and 400', async () => {
+    const check = (await s.a.request('POST', '/v1/checks/api', apiCheck(`${target.url}/fail`))).body;
+    const run = await s.a.request('POST', `/v1/checks/${check.id}/run`);
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ checkId: check.id, sequenceId: expect.any(String) });
+    expect(run.body.results).toEqual([expect.objectContaining({ checkId: check.id, resultType: 'FINAL', hasFailures: true, runLocation: 'eu-west-1' })]);
+    // No trigger token is involved.
+    expect((await s.a.request('GET', `/v1/triggers/checks/${check.id}`)).status).toBe(404);
+    expect((await s.b.request('POST', `/v1/checks/${check.id}/run`)).status).toBe(404);
+    expect((await s.raw('POST', `/v1/checks/${check.id}/run`)).status).toBe(401);
+    const bad = await s.a.request('POST', '/v1/checks/not-a-uuid/run');
+    expect(bad.status).toBe(400);
+    expect(bad.body.validation.keys).toContain('checkId');
+  });
+
   it('refuses another account\'s checks in a trigger', async () => {
     const mine = (await s.a.request('POST', '/v1/checks/api', apiCheck(`${target.url}/ok`))).body;
     const res = await s.b.request('POST', '/v1/test-sessions/trigger', { checkIds: [mine.id] });

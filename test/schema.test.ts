@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { buildSchema, isInterfaceType, isObjectType } from 'graphql';
+import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 
 const dir = new URL('../schema/', import.meta.url);
@@ -20,6 +20,21 @@ describe('the GraphQL schema modules', () => {
       if (isObjectType(type) || isInterfaceType(type)) {
         for (const field of Object.values(type.getFields())) if (!field.description) missing.push(`${type.name}.${field.name}`);
       }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('describe every argument, input field and enum value', () => {
+    const missing: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__')) continue;
+      if (isObjectType(type) || isInterfaceType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          for (const arg of field.args) if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
+        }
+      }
+      if (isInputObjectType(type)) for (const field of Object.values(type.getFields())) if (!field.description) missing.push(`${type.name}.${field.name}`);
+      if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
     }
     expect(missing).toEqual([]);
   });

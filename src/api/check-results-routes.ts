@@ -3,11 +3,11 @@ import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
 import { normaliseQueryArrays } from './query-arrays.js';
 import { routeRateLimit } from './route-rate-limit.js';
-import { CheckIdParams, CheckResultParams, ResultCursorQuery, ResultPageQuery } from './schemas/result-schemas.js';
+import { CheckIdParams, CheckResultParams, ResultBatchQuery, ResultCursorQuery, ResultPageQuery } from './schemas/result-schemas.js';
 
 const tags = ['Check results'];
 
-/** `/v2/check-results` (cursor list) and the older `/v1/check-results` (offset list, one result). */
+/** `/v2/check-results` (cursor list, and the latest results of many checks) and the older `/v1/check-results` (offset list, one result). */
 export function checkResultsRoutes(app: Api, { store, config }: ApiContext): void {
   const results = createResultService({ store });
   const limited = routeRateLimit(config, 60);
@@ -24,6 +24,19 @@ export function checkResultsRoutes(app: Api, { store, config }: ApiContext): voi
     config: limited,
     preValidation: normaliseQueryArrays(['fields'], ['fields']),
   }, async (req) => results.listCursor(req.principal.accountId, req.params.checkId, { ...req.query, limit: req.query.limit ?? 10 }));
+
+  app.get('/v2/check-results', {
+    schema: {
+      tags,
+      summary: 'The latest results of several checks at once',
+      description: 'The perCheck (default 5, at most 10) newest results of each check in checkIds (at most 100), as one list '
+        + 'ordered by checkIds, newest first within a check; filters as in GET /v2/check-results/{checkId}. Unknown check ids '
+        + 'have no entries. One query whatever the number of checks: meant for dashboards and batching clients.',
+      querystring: ResultBatchQuery,
+    },
+    config: limited,
+    preValidation: normaliseQueryArrays(['checkIds', 'fields'], ['checkIds', 'fields']),
+  }, async (req) => results.listLatest(req.principal.accountId, { ...req.query, perCheck: req.query.perCheck ?? 5 }));
 
   app.get('/v1/check-results/:checkId', {
     schema: {

@@ -1,6 +1,14 @@
+import Type from 'typebox';
 import { createResultService } from '../service/result-service.js';
 import type { Api, ApiContext } from './api-context.js';
+import { normaliseQueryArrays } from './query-arrays.js';
 import { CheckIdParams } from './schemas/result-schemas.js';
+
+/** Query of `GET /v1/check-statuses`. */
+const StatusListQuery = Type.Object(
+  { checkIds: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { maxItems: 100, description: 'Only the statuses of these checks' })) },
+  { additionalProperties: false },
+);
 
 const tags = ['Check statuses'];
 
@@ -9,8 +17,14 @@ export function checkStatusesRoutes(app: Api, { store }: ApiContext): void {
   const results = createResultService({ store });
 
   app.get('/v1/check-statuses', {
-    schema: { tags, summary: 'List the status of every check that has run (not paginated)' },
-  }, async (req) => results.listStatuses(req.principal.accountId));
+    schema: {
+      tags,
+      summary: 'List the status of every check that has run (not paginated)',
+      description: 'checkIds (comma-separated or repeated, at most 100) keeps the statuses of those checks only, for batch reads.',
+      querystring: StatusListQuery,
+    },
+    preValidation: normaliseQueryArrays(['checkIds'], ['checkIds']),
+  }, async (req) => results.listStatuses(req.principal.accountId, req.query.checkIds));
 
   app.get('/v1/check-statuses/:checkId', {
     schema: { tags, summary: 'Get the status of a check', description: '404 until the check has a FINAL result.', params: CheckIdParams },

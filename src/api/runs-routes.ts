@@ -1,8 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import Type from 'typebox';
 import { notFound } from '../domain/lookout-error.js';
+import type { CheckTriggerRow } from '../store/check-triggers-repository.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
+import { routeRateLimit } from './route-rate-limit.js';
 import { PageQuery } from './schemas/common.js';
 
 const CheckId = Type.Object({ checkId: Type.String({ format: 'uuid' }) });
@@ -15,7 +17,7 @@ const TOKEN = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_
  */
 export function runsRoutes(app: Api, { store, runner, config }: ApiContext): void {
   const triggerUrl = (checkId: string, token: string) => `${config.publicUrl.replace(/\/$/, '')}/checks/${checkId}/trigger/${token}`;
-  const triggerView = (row: { id: number; check_id: string; token: string; called_at: Date | null; created_at: Date; updated_at: Date | null }) => ({
+  const triggerView = (row: CheckTriggerRow) => ({
     id: row.id, checkId: row.check_id, token: row.token, url: triggerUrl(row.check_id, row.token),
     called_at: row.called_at?.toISOString() ?? null, created_at: row.created_at.toISOString(), updated_at: row.updated_at?.toISOString() ?? null,
   });
@@ -24,22 +26,30 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
   app.post('/v1/triggers/checks/:checkId', { schema: { tags, summary: 'Create the trigger token of a check', params: CheckId } }, async (req, reply) => {
     const { accountId } = req.principal;
     if (!(await store.checks.get(accountId, req.params.checkId))) throw notFound('Check', req.params.checkId);
-    const [row] = await store.db.query<any>(
-      `INSERT INTO check_triggers (account_id, check_id, token) VALUES ($1, $2, $3)
-       ON CONFLICT (check_id) DO UPDATE SET updated_at = now() RETURNING *`,
-      [accountId, req.params.checkId, randomBytes(18).toString('base64url')],
-    );
-    return reply.code(201).send(triggerView(row));
+    return reply.code(201).send(triggerView(await store.checkTriggers.upsert(accountId, req.params.checkId)));
   });
   app.get('/v1/triggers/checks/:checkId', { schema: { tags, summary: 'Get the trigger token of a check', params: CheckId } }, async (req) => {
-    const [row] = await store.db.query<any>('SELECT * FROM check_triggers WHERE account_id = $1 AND check_id = $2', [req.principal.accountId, req.params.checkId]);
+    const row = await store.checkTriggers.get(req.principal.accountId, req.params.checkId);
     if (!row) throw notFound('Trigger of check', req.params.checkId);
     return triggerView(row);
   });
   app.delete('/v1/triggers/checks/:checkId', { schema: { tags, summary: 'Delete the trigger token of a check', params: CheckId } }, async (req, reply) => {
-    const rows = await store.db.query('DELETE FROM check_triggers WHERE account_id = $1 AND check_id = $2 RETURNING id', [req.principal.accountId, req.params.checkId]);
-    if (rows.length === 0) throw notFound('Trigger of check', req.params.checkId);
+    if (!(await store.checkTriggers.delete(req.principal.accountId, req.params.checkId))) throw notFound('Trigger of check', req.params.checkId);
     return reply.code(204).send();
+  });
+
+  // Same run as the trigger URL, authenticated by API key: what the GraphQL `runCheck` mutation uses.
+  app.post('/v1/checks/:checkId/run', {
+    schema: {
+      tags,
+      summary: 'Run a check now (API key)',
+      description: 'Runs the check once (with its retries) in its first location, or in all of them for parallel checks, and answers with the FINAL results. 60 calls a minute per account.',
+      params: CheckId,
+    },
+    config: routeRateLimit(config, 60) as never,
+  }, async (req) => {
+    const outcome = await runner.runNow(req.principal.accountId, req.params.checkId);
+    return { checkId: req.params.checkId, sequenceId: outcome.sequenceId, results: outcome.finals };
   });
 
   app.route({
@@ -49,12 +59,9 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
       schema: { tags, summary: 'Run a check now through its trigger URL (no API key)', params: Type.Object({ checkId: Type.String({ format: 'uuid' }), token: TOKEN }) },
       config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: any) => `trigger|${r.params.token}` } } as never,
       handler: async (req: any) => {
-        const [row] = await store.db.query<{ account_id: string }>(
-          'UPDATE check_triggers SET called_at = now() WHERE check_id = $1 AND token = $2 RETURNING account_id',
-          [req.params.checkId, req.params.token],
-        );
-        if (!row) throw notFound('Trigger', req.params.token);
-        const outcome = await runner.runNow(row.account_id, req.params.checkId);
+        const accountId = await store.checkTriggers.call(req.params.checkId, req.params.token);
+        if (!accountId) throw notFound('Trigger', req.params.token);
+        const outcome = await runner.runNow(accountId, req.params.checkId);
         return { checkId: req.params.checkId, sequenceId: outcome.sequenceId, results: outcome.finals };
       },
   });

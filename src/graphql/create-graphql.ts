@@ -1,20 +1,38 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { createBoundedCache } from './bounded-cache.js';
 import { buildExecutableSchema, mergeResolvers, type ResolverMap } from './build-executable-schema.js';
+import { createCostPlugin } from './cost-plugin.js';
 import { createContextFactory, type GraphqlContext, type IncomingHeaders } from './context.js';
 import { createErrorFormatter } from './errors.js';
+import { createReferenceResolver } from './federation.js';
+import { landingPagePlugin } from './landing-page.js';
+import { legacyJsonStatus } from './legacy-json-status.js';
 import { createRestClient, type RestClient } from './rest-client.js';
 import { checkGroupResolvers } from './resolvers/check-group-resolvers.js';
 import { checkMutationResolvers } from './resolvers/check-mutation-resolvers.js';
 import { checkResolvers } from './resolvers/check-resolvers.js';
 import { overviewResolvers } from './resolvers/overview-resolvers.js';
 import { coreNodeTypes, createQueryResolvers } from './resolvers/query-resolvers.js';
+import { alertChannelMutationResolvers } from './resolvers/alert-channel-mutation-resolvers.js';
+import { alertChannelNodeTypes, alertChannelResolvers } from './resolvers/alert-channel-resolvers.js';
+import { alertNotificationResolvers } from './resolvers/alert-notification-resolvers.js';
+import { groupMutationResolvers } from './resolvers/group-mutation-resolvers.js';
+import { privateLocationNodeTypes, privateLocationResolvers } from './resolvers/private-location-resolvers.js';
+import { snippetNodeTypes, snippetResolvers } from './resolvers/snippet-resolvers.js';
+import { variableResolvers } from './resolvers/variable-resolvers.js';
+import { checkRunDataResolvers } from './resolvers/check-run-data-resolvers.js';
+import { errorGroupNodeTypes, errorGroupResolvers } from './resolvers/error-group-resolvers.js';
+import { resultNodeTypes, resultResolvers } from './resolvers/result-resolvers.js';
+import { runCheckResolvers } from './resolvers/run-check-resolvers.js';
+import { testSessionNodeTypes, testSessionResolvers } from './resolvers/test-session-resolvers.js';
 import type { NodeType } from './node-type.js';
 
 /** The path of the GraphQL endpoint (HTTP here, graphql-ws on the same path). */
@@ -26,18 +44,26 @@ export function loadTypeDefs(): string {
   return readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort().map((f) => readFileSync(new URL(f, dir), 'utf8')).join('\n');
 }
 
+/** Characters of query text automatic persisted queries keep at most (about 16 MB as UTF-16). */
+const APQ_CACHE_CHARS = 8 * 1024 * 1024;
+
 /** Types `node(id)` can refetch, from every resolver module. */
-export const NODE_TYPES: NodeType[] = [...coreNodeTypes];
+export const NODE_TYPES: NodeType[] = [...coreNodeTypes, ...alertChannelNodeTypes, ...snippetNodeTypes, ...privateLocationNodeTypes,
+  ...resultNodeTypes, ...errorGroupNodeTypes, ...testSessionNodeTypes];
 
 /** Resolvers of the HTTP part of the graph (queries and mutations). */
 export const CORE_RESOLVERS = [
   createQueryResolvers(NODE_TYPES), checkResolvers, checkGroupResolvers, checkMutationResolvers, overviewResolvers,
+  alertChannelResolvers, alertChannelMutationResolvers, alertNotificationResolvers, groupMutationResolvers,
+  variableResolvers, snippetResolvers, privateLocationResolvers,
+  resultResolvers, checkRunDataResolvers, errorGroupResolvers, testSessionResolvers, runCheckResolvers,
 ] as unknown as ResolverMap[];
 
 /** Options of createGraphql. */
 export interface GraphqlOptions {
   app: FastifyInstance;
-  config: Pick<Config, 'graphqlBackendUrl' | 'graphqlRestBudget'>;
+  config: Pick<Config, 'graphqlBackendUrl' | 'graphqlRestBudget'> & Partial<Pick<Config,
+    'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost' | 'graphqlIntrospection' | 'graphqlLandingPage'>>;
   logger: Logger;
   /** More resolver maps (subscriptions) merged over the core ones. */
   resolvers?: ResolverMap[];
@@ -51,6 +77,20 @@ export interface Graphql {
   contextFromHeaders(headers: IncomingHeaders): GraphqlContext;
   /** The REST client (pools per backend), closed with the Fastify app. */
   client: RestClient;
+}
+
+/**
+ * Apollo raises a few request errors with an HTTP status but no code (an APQ hash that does not match
+ * its query): they are the caller's mistake, shown as BAD_REQUEST rather than masked as internal.
+ */
+function withUncodedRequestErrors(format: ReturnType<typeof createErrorFormatter>): ReturnType<typeof createErrorFormatter> {
+  return (formatted, error) => {
+    const status = error instanceof GraphQLError ? (error.extensions?.http as { status?: number } | undefined)?.status : undefined;
+    if (status && status >= 400 && status < 500 && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+      return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } };
+    }
+    return format(formatted, error);
+  };
 }
 
 /** This process's own address once listening: the default backend. */
@@ -67,30 +107,35 @@ function ownUrl(app: FastifyInstance): string {
  * so the REST API authenticates (and rate-limits) each call as the caller.
  */
 export async function createGraphql({ app, config, logger, resolvers = [] }: GraphqlOptions): Promise<Graphql> {
-  const schema = buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, ...resolvers]));
+  const schema = buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, ...resolvers]), {
+    resolveReference: createReferenceResolver(NODE_TYPES) as never,
+  });
   const client = createRestClient({ baseUrl: () => config.graphqlBackendUrl ?? ownUrl(app), budget: config.graphqlRestBudget });
   const contextFromHeaders = createContextFactory({ client, logger });
 
-  const costPlugin: ApolloServerPlugin<GraphqlContext> = {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ response, contextValue }) {
-          if (response.body.kind !== 'single') return;
-          const rest = (contextValue as Partial<GraphqlContext>).rest;
-          response.body.singleResult.extensions = {
-            ...response.body.singleResult.extensions,
-            cost: { restCalls: rest?.calls ?? 0, budget: rest?.budget ?? config.graphqlRestBudget },
-          };
-        },
-      };
-    },
-  };
-
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
-    formatError: createErrorFormatter(logger),
+    formatError: withUncodedRequestErrors(createErrorFormatter(logger)),
     includeStacktraceInErrorResponses: false,
-    plugins: [costPlugin],
+    introspection: config.graphqlIntrospection ?? true,
+    // A request is served only when a browser would have preflighted it: a content type other than
+    // the three simple ones, or a header no simple request may carry. Authorization is one of those,
+    // and every operation needs it, so API clients need no extra header.
+    csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
+    // Automatic persisted queries, in a cache bounded to about 16 MB of text.
+    persistedQueries: { cache: createBoundedCache(APQ_CACHE_CHARS), ttl: null },
+    plugins: [
+      createCostPlugin({
+        budget: config.graphqlRestBudget,
+        limits: { maxDepth: config.graphqlMaxDepth ?? 15, maxAliases: config.graphqlMaxAliases ?? 30, maxCost: config.graphqlMaxCost ?? 1000 },
+      }),
+      landingPagePlugin(config.graphqlLandingPage ?? false),
+      // Federation traces (ftv1) would hand a gateway error details formatError masks.
+      ApolloServerPluginInlineTraceDisabled(),
+      // No field carries @cacheControl, and the plugin hooks every resolved field (a dashboard
+      // query resolves thousands): off, it takes nothing from each response.
+      ApolloServerPluginCacheControlDisabled(),
+    ],
   });
   await apollo.start();
 
@@ -100,6 +145,7 @@ export async function createGraphql({ app, config, logger, resolvers = [] }: Gra
     schema: { hide: true },
     // The REST calls it makes are each authenticated and rate-limited as the caller.
     config: { public: true, rateLimit: false } as never,
+    onSend: legacyJsonStatus,
     handler: fastifyApolloHandler(apollo, { context: async (req) => contextFromHeaders(req.headers) }),
   });
   app.addHook('onClose', async () => {

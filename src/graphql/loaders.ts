@@ -3,6 +3,9 @@ import { RestError } from './errors.js';
 import { isUuid } from './global-id.js';
 import type { RestSession } from './rest-client.js';
 import type { RestCheck, RestCheckGroup } from './rest-types.js';
+import { createResultLoaders } from './result-loaders.js';
+import type { RestErrorGroup } from './rest-result-types.js';
+import type { RestAlertChannel } from './rest-config-types.js';
 
 /** Per-operation loaders: each key is fetched at most once, and keys asked for together share one REST call. */
 export interface Loaders {
@@ -10,6 +13,12 @@ export interface Loaders {
   checkById: DataLoader<string, RestCheck | null>;
   /** Groups by REST integer id; null when unknown or of another account. */
   groupById: DataLoader<number, RestCheckGroup | null>;
+  /** Check error groups by REST UUID (one `ids=` call); null when unknown or of another account. */
+  errorGroupById: DataLoader<string, RestErrorGroup | null>;
+  /** Run data batched across checks: latest results, statuses, error groups, analytics summaries; single results. */
+  results: ReturnType<typeof createResultLoaders>;
+  /** Alert channels by REST integer id; null when unknown or of another account. */
+  alertChannelById: DataLoader<number, RestAlertChannel | null>;
 }
 
 type Keyed = { id: string | number };
@@ -20,7 +29,7 @@ type Keyed = { id: string | number };
  * remembered for this backend and items are fetched with concurrent single GETs from then on.
  * A single GET answering 404 gives null (unknown, or another account's id).
  */
-async function loadByIds<K extends string | number, V extends Keyed>(
+export async function loadByIds<K extends string | number, V extends Keyed>(
   rest: RestSession,
   listPath: string,
   keys: readonly K[],
@@ -68,9 +77,15 @@ async function loadByIds<K extends string | number, V extends Keyed>(
 /** Fresh loaders for one operation (never shared between callers: they cache per account). */
 export function createLoaders(rest: RestSession): Loaders {
   return {
+    errorGroupById: new DataLoader((keys) => loadByIds<string, RestErrorGroup>(rest, '/v1/error-groups', keys, isUuid), { maxBatchSize: 100 }),
+    results: createResultLoaders(rest),
     checkById: new DataLoader((keys) => loadByIds<string, RestCheck>(rest, '/v1/checks', keys, isUuid), { maxBatchSize: 100 }),
     groupById: new DataLoader(
       (keys) => loadByIds<number, RestCheckGroup>(rest, '/v1/check-groups', keys, (k) => Number.isInteger(k) && k >= 1 && k <= 2_147_483_647),
+      { maxBatchSize: 100 },
+    ),
+    alertChannelById: new DataLoader(
+      (keys) => loadByIds<number, RestAlertChannel>(rest, '/v1/alert-channels', keys, (k) => Number.isInteger(k) && k >= 1 && k <= 2_147_483_647),
       { maxBatchSize: 100 },
     ),
   };

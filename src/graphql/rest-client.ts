@@ -18,7 +18,7 @@ export type RestQuery = Record<string, string | number | boolean | string[] | un
 /** The REST calls of one GraphQL operation, made with the caller's headers and held to a budget. */
 export interface RestSession {
   get<T>(path: string, query?: RestQuery): Promise<RestResponse<T>>;
-  send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<RestResponse<T>>;
+  send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<RestResponse<T>>;
   /** REST calls made so far (including those that failed). */
   readonly calls: number;
   readonly budget: number;
@@ -117,7 +117,8 @@ export function createRestClient({ baseUrl, budget: defaultBudget, connections =
           }
         }
         if (res.statusCode >= 400) throw new RestError(res.statusCode, parsed as RestErrorBody | undefined, retryAfterOf(res.headers['retry-after']));
-        return { status: res.statusCode, body: parsed as T, headers: res.headers };
+        // Non-JSON answers (SVG badges) come back as their text.
+        return { status: res.statusCode, body: (parsed ?? (text || undefined)) as T, headers: res.headers };
       }
 
       return {

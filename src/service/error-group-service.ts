@@ -8,17 +8,33 @@ export interface ErrorGroupPatch {
   archivedUntilNextEvent?: boolean;
 }
 
+/** Filters of `GET /v1/error-groups`. */
+export interface ErrorGroupListFilter {
+  checkIds?: string[];
+  ids?: string[];
+  archived?: boolean;
+  perCheck?: number;
+}
+
 /** Error groups of checks: listing and archiving (groups themselves are made by recorded runs). */
 export function createErrorGroupService({ store }: { store: Store }) {
   return {
-    async list(accountId: string, page: number, limit: number) {
-      const { rows, total } = await store.errorGroups.list(accountId, page, limit);
+    /**
+     * A page of the account's error groups. `ids` keeps the named groups and `checkIds` those of
+     * the named checks (unknown ids just match nothing), `archived` archived or open ones, `perCheck` the most recently seen few
+     * of each check: together, one call answers "the open error groups of these 100 checks".
+     */
+    async list(accountId: string, page: number, limit: number, filter: ErrorGroupListFilter = {}) {
+      if (filter.perCheck !== undefined && !filter.checkIds) {
+        throw new LookoutError('VALIDATION', '"perCheck" needs "checkIds"', { issues: [{ key: 'perCheck', message: 'needs checkIds' }], source: 'query' });
+      }
+      const { rows, total } = await store.errorGroups.list(accountId, page, limit, filter);
       return { items: rows.map(toErrorGroupView), total };
     },
 
-    async listForCheck(accountId: string, checkId: string, page: number, limit: number) {
+    async listForCheck(accountId: string, checkId: string, page: number, limit: number, filter: { archived?: boolean } = {}) {
       if (!(await store.checks.get(accountId, checkId))) throw notFound('Check', checkId);
-      const { rows, total } = await store.errorGroups.list(accountId, page, limit, checkId);
+      const { rows, total } = await store.errorGroups.list(accountId, page, limit, { checkId, archived: filter.archived });
       return { items: rows.map(toErrorGroupView), total };
     },
 

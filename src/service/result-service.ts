@@ -57,6 +57,21 @@ export function createResultService({ store }: { store: Store }) {
       return { length: entries.length, entries, nextId };
     },
 
+    /**
+     * `GET /v2/check-results?checkIds=…&perCheck=n`: the `perCheck` newest results of each check, in
+     * one list ordered by the checks as given, newest first within a check. Unknown checks (or
+     * another account's) simply have no entries, as in a batch read. `fields` as in listCursor.
+     */
+    async listLatest(accountId: string, q: ResultListQuery & { checkIds: string[]; perCheck: number; fields?: string[] }) {
+      const filter = toFilter(q, false, new Date());
+      const fields = q.fields?.length ? q.fields : undefined;
+      const withDetail = !fields || fields.some((f) => DETAIL_RESULT_FIELDS.includes(f));
+      const checkIds = [...new Set(q.checkIds.map((id) => id.toLowerCase()))];
+      const rows = await store.results.listLatestOfChecks(accountId, checkIds, filter, q.perCheck, withDetail);
+      const entries = rows.map((r) => (fields ? pickFields(toResultView(r), fields) : toResultView(r)));
+      return { length: entries.length, entries };
+    },
+
     /** `GET /v1/check-results/{checkId}`: a page of results, newest first; the last 6 hours unless `from` is given. */
     async listPage(accountId: string, checkId: string, q: ResultListQuery, page: number, limit: number) {
       const filter = toFilter(q, true, new Date());
@@ -71,9 +86,9 @@ export function createResultService({ store }: { store: Store }) {
       return toResultView(row);
     },
 
-    /** Every check status of the account (checks that never ran have none). */
-    async listStatuses(accountId: string) {
-      return (await store.checkStatuses.list(accountId)).map(toCheckStatusView);
+    /** Every check status of the account, or of the checks named (checks that never ran have none). */
+    async listStatuses(accountId: string, checkIds?: readonly string[]) {
+      return (await store.checkStatuses.list(accountId, checkIds)).map(toCheckStatusView);
     },
 
     async getStatus(accountId: string, checkId: string) {

@@ -54,8 +54,14 @@ export function createCheckStatusesRepository(db: Queryable) {
       return row;
     },
 
-    /** Every status of the account, in check creation order. */
-    async list(accountId: string): Promise<CheckStatusRow[]> {
+    /** Every status of the account (of the given checks only, when `checkIds` is given), in check creation order. */
+    async list(accountId: string, checkIds?: readonly string[]): Promise<CheckStatusRow[]> {
+      if (checkIds) {
+        return db.query<CheckStatusRow>(
+          `${SELECT} WHERE st.account_id = $1 AND st.check_id = ANY($2::uuid[]) ORDER BY c.created_at, c.id`,
+          [accountId, checkIds],
+        );
+      }
       return db.query<CheckStatusRow>(`${SELECT} WHERE st.account_id = $1 ORDER BY c.created_at, c.id`, [accountId]);
     },
 

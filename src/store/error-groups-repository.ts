@@ -16,6 +16,18 @@ export interface ErrorGroupRow {
   total?: number;
 }
 
+/** Narrows an error group list. */
+export interface ErrorGroupFilter {
+  checkId?: string;
+  checkIds?: readonly string[];
+  /** Only these groups (batch reads by id). */
+  ids?: readonly string[];
+  /** true: archived groups only (either way); false: open groups only. */
+  archived?: boolean;
+  /** At most this many groups of each check, the most recently seen. */
+  perCheck?: number;
+}
+
 /** One more occurrence of an error on a check. */
 export interface ErrorOccurrence {
   /** Used when the group is new. */
@@ -57,21 +69,37 @@ export function createErrorGroupsRepository(db: Queryable) {
       return row;
     },
 
-    /** A page of the account's error groups (of one check when `checkId` is given), most recently seen first. */
-    async list(accountId: string, page: number, limit: number, checkId?: string): Promise<{ rows: ErrorGroupRow[]; total: number }> {
+    /**
+     * A page of the account's error groups, most recently seen first, narrowed by `filter`: one
+     * check, several checks, archived (either way) or not, and at most `perCheck` groups per check
+     * (the most recently seen of each, picked by a window function in the same statement).
+     */
+    async list(accountId: string, page: number, limit: number, filter: ErrorGroupFilter = {}): Promise<{ rows: ErrorGroupRow[]; total: number }> {
       const params: unknown[] = [accountId];
-      let where = 'account_id = $1';
-      if (checkId) {
-        params.push(checkId);
-        where += ' AND check_id = $2';
+      const where = ['account_id = $1'];
+      const add = (sql: string, value: unknown) => {
+        params.push(value);
+        where.push(sql.replace('?', `$${params.length}`));
+      };
+      if (filter.checkId) add('check_id = ?', filter.checkId);
+      if (filter.checkIds) add('check_id = ANY(?::uuid[])', filter.checkIds);
+      if (filter.ids) add('id = ANY(?::uuid[])', filter.ids);
+      if (filter.archived === true) where.push('(archived_until_next_event OR archived_forever)');
+      if (filter.archived === false) where.push('NOT archived_until_next_event AND NOT archived_forever');
+      let source = `SELECT * FROM error_groups WHERE ${where.join(' AND ')}`;
+      if (filter.perCheck) {
+        params.push(filter.perCheck);
+        source = `SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY check_id ORDER BY last_seen DESC, id) AS rank_in_check
+          FROM error_groups WHERE ${where.join(' AND ')}) ranked WHERE rank_in_check <= $${params.length}`;
       }
       const rows = await db.query<ErrorGroupRow>(
-        `SELECT *, count(*) OVER ()::int AS total FROM error_groups WHERE ${where}
-         ORDER BY last_seen DESC, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        `SELECT g.*, count(*) OVER ()::int AS total FROM (${source}) g
+         ORDER BY g.last_seen DESC, g.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, limit, (page - 1) * limit],
       );
+      for (const row of rows) delete (row as { rank_in_check?: unknown }).rank_in_check;
       if (rows.length > 0) return { rows, total: rows[0]!.total ?? rows.length };
-      const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM error_groups WHERE ${where}`, params);
+      const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${source}) g`, params);
       return { rows, total: count?.n ?? 0 };
     },
 

@@ -11,6 +11,7 @@ import { createAlertStatesRepository } from './alert-states-repository.js';
 import { createCheckAlertsRepository } from './check-alerts-repository.js';
 import { createSslAlertMarksRepository } from './ssl-alert-marks-repository.js';
 import { createSnippetsRepository } from './snippets-repository.js';
+import { createCheckTriggersRepository } from './check-triggers-repository.js';
 import { createVariablesRepository } from './variables-repository.js';
 import { createCheckGroupsRepository } from './check-groups-repository.js';
 import { createChecksRepository } from './checks-repository.js';
@@ -43,6 +44,7 @@ export function repositories(q: Queryable) {
     sslAlertMarks: createSslAlertMarksRepository(q),
     variables: createVariablesRepository(q),
     snippets: createSnippetsRepository(q),
+    checkTriggers: createCheckTriggersRepository(q),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

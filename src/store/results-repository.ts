@@ -75,10 +75,11 @@ const columns = (withDetail: boolean) => (withDetail ? `${NARROW}, detail` : NAR
 
 /**
  * The WHERE clause of a check's monitoring history: runs of test sessions are not part of it.
- * Parameters $1 (account) and $2 (check) are taken; the rest are appended to `params`.
+ * Parameter $1 (account) is taken, and the check is `checkExpr` ($2 unless told otherwise); the
+ * filter's values are appended to `params`.
  */
-function historyWhere(filter: ResultFilter, params: unknown[]): string {
-  const where = ['account_id = $1', 'check_id = $2', 'test_session_id IS NULL'];
+function historyWhere(filter: ResultFilter, params: unknown[], checkExpr = '$2'): string {
+  const where = ['account_id = $1', `check_id = ${checkExpr}`, 'test_session_id IS NULL'];
   const add = (sql: string, value: unknown) => {
     params.push(value);
     where.push(sql.replace('?', `$${params.length}`));
@@ -138,6 +139,28 @@ export function createResultsRepository(db: Queryable) {
       params.push(limit);
       return db.query<ResultRow>(
         `SELECT ${columns(withDetail)} FROM check_results WHERE ${where} ORDER BY started_at DESC, id DESC LIMIT $${params.length}`,
+        params,
+      );
+    },
+
+    /**
+     * The `perCheck` newest results of each of `checkIds` (in the order given, newest first within a
+     * check) in one statement: a LATERAL subquery per check walks the (check_id, started_at, id)
+     * index, so the cost grows with the rows returned, not with the checks' histories.
+     */
+    async listLatestOfChecks(
+      accountId: string, checkIds: readonly string[], filter: ResultFilter, perCheck: number, withDetail: boolean,
+    ): Promise<ResultRow[]> {
+      const params: unknown[] = [accountId, checkIds];
+      const where = historyWhere(filter, params, 'k.check_id');
+      params.push(perCheck);
+      return db.query<ResultRow>(
+        `SELECT r.* FROM unnest($2::uuid[]) WITH ORDINALITY AS k(check_id, ord)
+         CROSS JOIN LATERAL (
+           SELECT ${columns(withDetail)} FROM check_results WHERE ${where}
+           ORDER BY started_at DESC, id DESC LIMIT $${params.length}
+         ) r
+         ORDER BY k.ord, r.started_at DESC, r.id DESC`,
         params,
       );
     },

@@ -15,13 +15,13 @@ export async function gql<T = any>(client: TestClient, query: string, variables?
 }
 
 /**
- * Counts the REST requests the service receives (every `/v1/...` request on its HTTP server), so
+ * Counts the REST requests the service receives (every `/v1/...` and `/v2/...` request on its HTTP server), so
  * tests can check `extensions.cost` against what the backend actually saw.
  */
 export function countRestRequests(s: TestServer): { readonly count: number; reset(): void; stop(): void } {
   let count = 0;
   const onRequest = (req: { url?: string }) => {
-    if (req.url?.startsWith('/v1/')) count++;
+    if (req.url?.startsWith('/v1/') || req.url?.startsWith('/v2/')) count++;
   };
   s.lookout.app.server.on('request', onRequest);
   return {

@@ -35,5 +35,23 @@ export const ResultCursorQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** Most results per check `GET /v2/check-results` answers: a dashboard's "latest results", not a history. */
+export const MAX_RESULTS_PER_CHECK = 10;
+
+/** Query of `GET /v2/check-results` (the latest results of several checks). */
+export const ResultBatchQuery = Type.Object(
+  {
+    ...ResultFilters,
+    checkIds: Type.Array(Type.String({ format: 'uuid' }), {
+      minItems: 1, maxItems: 100, description: 'Checks whose latest results to return (comma-separated or repeated)',
+    }),
+    perCheck: Type.Optional(Type.Integer({
+      minimum: 1, maximum: MAX_RESULTS_PER_CHECK, default: 5, description: 'Newest results per check',
+    })),
+    fields: ResultCursorQuery.properties.fields,
+  },
+  { additionalProperties: false },
+);
+
 /** Query of `GET /v1/check-results/{checkId}`. */
 export const ResultPageQuery = Type.Object({ ...ResultFilters, ...PageQuery }, { additionalProperties: false });

@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { EventBus } from '../../events/event-bus.js';
+import { limitError } from '../cost-plugin.js';
 import { createRemoteEventSources } from '../create-remote-event-source.js';
+import { measureOperation } from '../operation-measure.js';
 import { createBusEventSources } from './create-bus-event-sources.js';
 import { createRestAuthenticator } from './create-rest-authenticator.js';
 import { createSubscriptionServer, type SubscriptionServer } from './create-subscription-server.js';
@@ -15,7 +17,7 @@ export interface GraphqlSubscriptionsOptions {
   /** The GraphQL layer's executable schema, with `subscriptionResolvers` merged in. */
   schema: GraphQLSchema;
   bus: EventBus;
-  config: Pick<Config, 'graphqlBackendUrl'>;
+  config: Pick<Config, 'graphqlBackendUrl' | 'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost'>;
   logger: Logger;
   /** Context of queries and mutations sent over a socket: the HTTP endpoint's context factory. */
   contextFromHeaders?: (headers: Record<string, string>) => object;
@@ -35,6 +37,7 @@ function listeningUrl(app: FastifyInstance): string {
  */
 export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, contextFromHeaders }: GraphqlSubscriptionsOptions): SubscriptionServer {
   const remote = config.graphqlBackendUrl;
+  const limits = { maxDepth: config.graphqlMaxDepth, maxAliases: config.graphqlMaxAliases, maxCost: config.graphqlMaxCost };
   const authenticate = createRestAuthenticator(() => remote ?? listeningUrl(app));
   const server = createSubscriptionServer({
     server: app.server,
@@ -43,6 +46,13 @@ export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, c
     authenticate,
     logger,
     operationContext: contextFromHeaders,
+    // The HTTP endpoint's limits hold over sockets too.
+    checkOperation: (document, operationName, variables) => {
+      const error = limitError(measureOperation(schema, document, operationName, variables), limits);
+      if (!error) return null;
+      const { http: _http, ...extensions } = error.extensions;
+      return new GraphQLError(error.message, { extensions });
+    },
   });
   // Before the HTTP server closes: it would otherwise wait on upgraded sockets.
   app.addHook('preClose', async () => {

@@ -1,12 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { getOperationAST, GraphQLError, print, subscribe as graphqlSubscribe, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, subscribe as graphqlSubscribe, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { CloseCode, makeServer, handleProtocols } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AccountEventSources, AccountEventsLease } from './account-event-source.js';
 import { connectionHeaders, type ConnectionAuthenticator } from './create-rest-authenticator.js';
+import { createDocumentCache } from './document-cache.js';
 import { createSubscriptionFanOut, SharedResult } from './subscription-fan-out.js';
 import type { SubscriptionContext } from './subscription-resolvers.js';
 
@@ -41,6 +42,11 @@ export interface SubscriptionServerOptions {
   maxSubscriptionsPerSocket?: number;
   /** Milliseconds a socket has to send `connection_init`; default 3,000. */
   connectionInitWaitTimeout?: number;
+  /**
+   * Checked once an operation sent over a socket parses and validates, before it runs: an error
+   * refuses it (the HTTP endpoint's depth, alias and cost limits).
+   */
+  checkOperation?: (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined) => GraphQLError | null;
   /** Milliseconds between keep-alive pings (a socket missing a pong for as long is dropped); default 12,000. */
   keepAliveMs?: number;
 }
@@ -57,10 +63,12 @@ export interface SubscriptionServer {
   close(): Promise<void>;
 }
 
-/** Per-socket state, in graphql-ws's `ctx.extra`. */
+/**
+ * Per-socket state, in graphql-ws's `ctx.extra`. Kept small (no upgrade request, no timers): an
+ * idle subscribed socket should cost a few KB, not tens.
+ */
 interface SocketState {
   socket: WebSocket;
-  request: IncomingMessage;
   accountId: string | null;
   /** The credentials of `connection_init`, as REST headers. */
   headers: Record<string, string>;
@@ -68,7 +76,12 @@ interface SocketState {
   queuedMessages: number;
   queuedBytes: number;
   closing: boolean;
+  /** Whether the socket answered the last keep-alive ping. */
+  alive: boolean;
 }
+
+/** Keep-alive slices: each socket is pinged in one of them, so pings are spread over the period. */
+const KEEP_ALIVE_SLICES = 16;
 
 // The payload of a shared `next` message is spliced in after graphql-ws wrote its envelope around this.
 const PLACEHOLDER = '\u0000lookout-shared-result';
@@ -103,6 +116,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     onError: (err, key) => logger.error({ err, key }, 'a shared subscription failed'),
   });
   let pendingShared: SharedResult | null = null;
+  const documents = createDocumentCache(schema);
 
   const admit = (state: SocketState, bytes: number): boolean => {
     if (state.closing) return false;
@@ -124,6 +138,10 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
 
   const gql = makeServer<Record<string, unknown> | undefined, SocketState>({
     schema,
+    parse: documents.parse,
+    validate: documents.validate,
+    // Sockets sending the same operation text keep one shared copy of it, not one each.
+    jsonMessageReviver: (key, value) => (key === 'query' && typeof value === 'string' ? documents.intern(value) : value),
     connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 3000,
     async onConnect(ctx) {
       const state = ctx.extra;
@@ -143,10 +161,21 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       }
       return { accountId: who.accountId };
     },
-    onSubscribe(ctx) {
+    onSubscribe(ctx, _id, payload) {
       // graphql-ws has already registered this one: more than the limit means one too many.
       if (Object.keys(ctx.subscriptions).length > maxSubscriptions) {
         return [new GraphQLError(`Too many subscriptions on this socket: at most ${maxSubscriptions} at once`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+      }
+      if (options.checkOperation && typeof payload?.query === 'string') {
+        let document: DocumentNode;
+        try {
+          document = documents.parse(payload.query);
+        } catch {
+          return undefined; // graphql-ws answers the syntax error itself
+        }
+        if (documents.validate(schema, document).length > 0) return undefined;
+        const refused = options.checkOperation(document, payload.operationName, payload.variables);
+        if (refused) return [refused];
       }
       return undefined;
     },
@@ -158,7 +187,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     },
     async subscribe(args: ExecutionArgs) {
       const { accountId, events, state } = args.contextValue as SubscriptionContext & { state: SocketState };
-      const key = JSON.stringify([accountId, args.operationName ?? null, print(args.document), stableStringify(args.variableValues ?? {})]);
+      const key = JSON.stringify([accountId, args.operationName ?? null, documents.print(args.document), stableStringify(args.variableValues ?? {})]);
       // The shared execution outlives the socket that started it: its context holds nothing of that socket.
       const shared: SubscriptionContext = { accountId, events };
       const start = () => graphqlSubscribe({ ...args, contextValue: shared }) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>;
@@ -190,22 +219,38 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   };
   server.on('upgrade', onUpgrade);
 
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    const state: SocketState = { socket, request, accountId: null, headers: {}, lease: null, queuedMessages: 0, queuedBytes: 0, closing: false };
+  // One keep-alive timer for all sockets, not one per socket: every keepAliveMs each socket that did
+  // not answer the previous ping is dropped and the others are pinged, a slice at a time.
+  const slices = Array.from({ length: KEEP_ALIVE_SLICES }, () => new Set<SocketState>());
+  let nextSlice = 0;
+  let sweepSlice = 0;
+  const keepAlive = keepAliveMs > 0 ? setInterval(() => {
+    const slice = slices[sweepSlice]!;
+    sweepSlice = (sweepSlice + 1) % KEEP_ALIVE_SLICES;
+    for (const state of slice) {
+      if (state.socket.readyState !== state.socket.OPEN) continue;
+      if (!state.alive) {
+        state.socket.terminate();
+        continue;
+      }
+      state.alive = false;
+      state.socket.ping();
+    }
+  }, keepAliveMs / KEEP_ALIVE_SLICES) : null;
+  keepAlive?.unref();
+
+  wss.on('connection', (socket: WebSocket) => {
+    const state: SocketState = { socket, accountId: null, headers: {}, lease: null, queuedMessages: 0, queuedBytes: 0, closing: false, alive: true };
+    const slice = slices[nextSlice]!;
+    nextSlice = (nextSlice + 1) % KEEP_ALIVE_SLICES;
+    slice.add(state);
     socket.once('error', (err) => {
       logger.warn({ err }, 'graphql-ws socket error');
       socket.terminate();
     });
-    let pongWait: NodeJS.Timeout | null = null;
-    const ping = keepAliveMs > 0 ? setInterval(() => {
-      if (socket.readyState !== socket.OPEN) return;
-      pongWait = setTimeout(() => socket.terminate(), keepAliveMs);
-      socket.once('pong', () => {
-        if (pongWait) clearTimeout(pongWait);
-        pongWait = null;
-      });
-      socket.ping();
-    }, keepAliveMs) : null;
+    socket.on('pong', () => {
+      state.alive = true;
+    });
 
     const closed = gql.opened({
       protocol: socket.protocol,
@@ -213,8 +258,9 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
         const shared = pendingShared;
         pendingShared = null;
         let counted = 0;
+        let message: string | Buffer = data;
         if (shared && data.endsWith(PLACEHOLDER_TAIL)) {
-          data = `${data.slice(0, -PLACEHOLDER_TAIL.length)}"payload":${shared.json}}`;
+          message = shared.message(data.slice(0, -PLACEHOLDER_TAIL.length));
           counted = shared.json.length;
         }
         const done = () => {
@@ -222,7 +268,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           resolve();
         };
         if (socket.readyState !== socket.OPEN || (counted && state.closing)) return done();
-        socket.send(data, done);
+        socket.send(message, { binary: false }, done);
       }),
       close: (code, reason) => socket.close(code, reason),
       onMessage: (cb) => socket.on('message', async (data) => {
@@ -236,8 +282,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     }, state);
 
     socket.once('close', (code, reason) => {
-      if (pongWait) clearTimeout(pongWait);
-      if (ping) clearInterval(ping);
+      slice.delete(state);
       state.closing = true;
       state.lease?.release();
       state.lease = null;
@@ -250,6 +295,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     stats: () => ({ sockets: wss.clients.size, ...fanOut.stats() }),
     async close() {
       server.off('upgrade', onUpgrade);
+      if (keepAlive) clearInterval(keepAlive);
       for (const client of wss.clients) client.close(1001, 'Going away');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       for (const client of wss.clients) client.terminate();

@@ -3,7 +3,26 @@ import { createPushIterator, type PushIterator } from './push-iterator.js';
 
 /** One execution result, serialized once and sent as is to every subscriber sharing it. */
 export class SharedResult {
+  /** Whole `next` messages by envelope: subscribers using the same subscription id share one buffer. */
+  private messages: Map<string, Buffer> | null = null;
+
   constructor(readonly json: string) {}
+
+  /**
+   * The message `<envelope>"payload":<json>}` as UTF-8, built once per distinct envelope (graphql-ws
+   * writes `{"id":…,"type":"next",` around the payload), so a delivery costs no string building,
+   * encoding or copy of its own.
+   */
+  message(envelope: string): Buffer {
+    this.messages ??= new Map();
+    let bytes = this.messages.get(envelope);
+    if (!bytes) {
+      bytes = Buffer.from(`${envelope}"payload":${this.json}}`);
+      // Client-chosen ids are usually few ("1", a counter); a fleet of distinct ones is not worth keeping.
+      if (this.messages.size < 64) this.messages.set(envelope, bytes);
+    }
+    return bytes;
+  }
 }
 
 /** The per-socket budget a subscriber's messages count against. */

@@ -1,0 +1,57 @@
+import type { Resolvers } from '../__generated__/resolvers-types.js';
+import type { GraphqlContext } from '../context.js';
+import { codedError, RestError } from '../errors.js';
+import { checkRestId } from '../global-id.js';
+import type { RestCheckResult } from '../rest-result-types.js';
+
+interface TriggerOutcome {
+  checkId: string;
+  sequenceId: string;
+  results: RestCheckResult[];
+}
+
+/**
+ * Runs a check through `POST /v1/checks/{id}/run`. Backends without that route (Fastify-style
+ * "Route … not found" 404) are run through a trigger token instead; a token made for this run only
+ * is deleted afterwards, so no public trigger URL is left behind.
+ */
+async function runNow(ctx: GraphqlContext, checkId: string): Promise<TriggerOutcome> {
+  try {
+    return (await ctx.rest.send<TriggerOutcome>('POST', `/v1/checks/${checkId}/run`)).body;
+  } catch (err) {
+    if (!(err instanceof RestError && err.status === 404 && /^Route /.test(err.body?.message ?? ''))) throw err;
+  }
+  return runThroughTrigger(ctx, checkId);
+}
+
+/** The check's trigger token; `created` when this call made it. */
+async function triggerToken(ctx: GraphqlContext, checkId: string): Promise<{ token: string; created: boolean }> {
+  try {
+    return { token: (await ctx.rest.get<{ token: string }>(`/v1/triggers/checks/${checkId}`)).body.token, created: false };
+  } catch (err) {
+    if (!(err instanceof RestError && err.status === 404)) throw err;
+  }
+  return { token: (await ctx.rest.send<{ token: string }>('POST', `/v1/triggers/checks/${checkId}`)).body.token, created: true };
+}
+
+async function runThroughTrigger(ctx: GraphqlContext, checkId: string): Promise<TriggerOutcome> {
+  const { token, created } = await triggerToken(ctx, checkId);
+  try {
+    return (await ctx.rest.send<TriggerOutcome>('POST', `/checks/${checkId}/trigger/${encodeURIComponent(token)}`)).body;
+  } finally {
+    if (created) await ctx.rest.send('DELETE', `/v1/triggers/checks/${checkId}`).catch(() => undefined);
+  }
+}
+
+/** `runCheck`: run one check now and return its FINAL results. */
+export const runCheckResolvers: Resolvers = {
+  Mutation: {
+    runCheck: async (_root, { id }, ctx) => {
+      const checkId = checkRestId(id);
+      if (!checkId) throw codedError('NOT_FOUND', `Check ${id} not found`);
+      const outcome = await runNow(ctx, checkId);
+      for (const r of outcome.results) ctx.loaders.results.resultByKey.prime(`${r.checkId}:${r.id}`, r);
+      return { check: await ctx.loaders.checkById.load(checkId), sequenceId: outcome.sequenceId, results: outcome.results, userErrors: [] };
+    },
+  },
+};

@@ -1,0 +1,56 @@
+import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types.js';
+import { offsetConnection, totalOfContentRange } from '../connection.js';
+import { getOrNull } from '../get-or-null.js';
+import { isIntegerId, toGlobalId } from '../global-id.js';
+import type { NodeType } from '../node-type.js';
+import type { RestSnippet } from '../rest-config-types.js';
+import { integerRestId, requireRestId } from '../rest-id-of.js';
+import { withUserErrors } from '../user-errors.js';
+
+/** Node types of this module. */
+export const snippetNodeTypes: NodeType[] = [{
+  idType: 'Snippet',
+  fetch: (ctx, restId) => (isIntegerId(restId) ? getOrNull<RestSnippet>(ctx.rest, `/v1/snippets/${restId}`) : Promise.resolve(null)),
+  typeName: () => 'Snippet',
+}];
+
+const snippetIdOf = (id: string) => requireRestId(integerRestId(id, 'Snippet'), 'Snippet', id);
+
+const mutation: MutationResolvers = {
+  createSnippet: async (_root, { input }, ctx) => {
+    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestSnippet>('POST', '/v1/snippets', input)).body);
+    return { snippet: value, userErrors };
+  },
+  updateSnippet: async (_root, { id, input }, ctx) => {
+    const restId = snippetIdOf(id);
+    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestSnippet>('PUT', `/v1/snippets/${restId}`, input)).body);
+    return { snippet: value, userErrors };
+  },
+  deleteSnippet: async (_root, { id }, ctx) => {
+    const restId = snippetIdOf(id);
+    await ctx.rest.send('DELETE', `/v1/snippets/${restId}`);
+    return { deletedId: toGlobalId('Snippet', restId), userErrors: [] };
+  },
+};
+
+/** Snippets: the type, one by id, the list, and create, update and delete. */
+export const snippetResolvers: Resolvers = {
+  Snippet: {
+    id: (s) => toGlobalId('Snippet', s.id),
+    snippetId: (s) => s.id,
+    createdAt: (s) => s.created_at,
+    updatedAt: (s) => s.updated_at,
+  },
+  Query: {
+    snippet: (_root, { id }, ctx) => {
+      const restId = integerRestId(id, 'Snippet');
+      return restId === null ? null : getOrNull<RestSnippet>(ctx.rest, `/v1/snippets/${restId}`);
+    },
+    snippets: (_root, { first, after }, ctx) =>
+      offsetConnection(first, after, async (page, limit) => {
+        const res = await ctx.rest.get<RestSnippet[]>('/v1/snippets', { page, limit });
+        return { items: res.body, total: totalOfContentRange(res.headers['content-range']) };
+      }),
+  },
+  Mutation: mutation,
+};

@@ -1,0 +1,110 @@
+import type { Resolvers } from '../__generated__/resolvers-types.js';
+import { cursorConnection } from '../connection.js';
+import type { GraphqlContext } from '../context.js';
+import { codedError, RestError } from '../errors.js';
+import { checkRestId, isUuid, toGlobalId } from '../global-id.js';
+import type { NodeType } from '../node-type.js';
+import type { RestCheckResult, RestTestSession, RestTestSessionErrorGroup } from '../rest-result-types.js';
+import { uuidRestId } from '../run-data-ids.js';
+import { withUserErrors } from '../user-errors.js';
+
+/** GET of one resource; null when REST answers 404 (unknown, or another account's). */
+async function getOrNull<T>(ctx: GraphqlContext, path: string): Promise<T | null> {
+  try {
+    return (await ctx.rest.get<T>(path)).body;
+  } catch (err) {
+    if (err instanceof RestError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** Node types of this module: test sessions and their error groups. */
+export const testSessionNodeTypes: NodeType[] = [
+  {
+    idType: 'TestSession',
+    fetch: (ctx, restId) => (isUuid(restId) ? getOrNull(ctx, `/v1/test-sessions/${restId}`) : Promise.resolve(null)),
+    typeName: () => 'TestSession',
+  },
+  {
+    idType: 'TestSessionErrorGroup',
+    fetch: (ctx, restId) => (isUuid(restId) ? getOrNull(ctx, `/v1/test-session-error-groups/${restId}`) : Promise.resolve(null)),
+    typeName: () => 'TestSessionErrorGroup',
+  },
+];
+
+/**
+ * Runs a write whose REST 404 means "the input selects nothing" (no activated check matches a
+ * trigger): that is a problem with the input, reported as a userError like a 400.
+ */
+async function withSelectionErrors<T>(write: () => Promise<T>) {
+  try {
+    return await withUserErrors(write);
+  } catch (err) {
+    if (!(err instanceof RestError) || err.status !== 404) throw err;
+    return { value: null, userErrors: [{ field: null, code: 'NOT_FOUND', message: err.message }] };
+  }
+}
+
+/** Resolvers of test sessions, their check runs and error groups; trigger and cancel. */
+export const testSessionResolvers: Resolvers = {
+  Query: {
+    testSession: (_root, { id }, ctx) => {
+      const restId = uuidRestId('TestSession', id);
+      return restId ? getOrNull<RestTestSession>(ctx, `/v1/test-sessions/${restId}`) : null;
+    },
+    testSessions: (_root, { first, after }, ctx) =>
+      cursorConnection(first, after, async (nextId, limit) => {
+        const res = await ctx.rest.get<{ entries: RestTestSession[]; nextId: string | null }>('/v1/test-sessions', { limit, nextId: nextId ?? undefined });
+        return { items: res.body.entries ?? [], next: res.body.nextId ?? null };
+      }),
+  },
+  Mutation: {
+    triggerTestSession: async (_root, { input }, ctx) => {
+      // Global ids become REST ids; anything else goes as sent, and REST names it in its 400.
+      const checkIds = input.checkIds?.map((id) => checkRestId(id) ?? id);
+      const { value, userErrors } = await withSelectionErrors(async () => (await ctx.rest.send<RestTestSession>('POST', '/v1/test-sessions/trigger', {
+        checkIds, tags: input.tags ?? undefined, name: input.name ?? undefined, runLocation: input.runLocation ?? undefined, environment: input.environment ?? undefined,
+      })).body);
+      return { testSession: value, userErrors };
+    },
+    cancelTestSession: async (_root, { id }, ctx) => {
+      const restId = uuidRestId('TestSession', id);
+      if (!restId) throw codedError('NOT_FOUND', `Test session ${id} not found`);
+      const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestTestSession>('POST', `/v1/test-sessions/${restId}/cancel`)).body);
+      return { testSession: value, userErrors };
+    },
+  },
+  TestSession: {
+    id: (t) => toGlobalId('TestSession', t.id),
+    testSessionId: (t) => t.id,
+    status: (t) => t.status as never,
+    runLocation: (t) => t.runLocation ?? null,
+    environment: (t) => t.environment ?? null,
+    checkRuns: (t) => t.results ?? [],
+    errorGroupIds: (t) => t.errorGroupIds ?? [],
+    errorGroups: async (t, _args, ctx) =>
+      (t.errorGroupIds ?? []).length === 0 ? [] : (await ctx.rest.get<RestTestSessionErrorGroup[]>(`/v1/test-sessions/${t.id}/error-groups`)).body,
+    createdAt: (t) => t.created_at,
+    startedAt: (t) => t.startedAt ?? null,
+    stoppedAt: (t) => t.stoppedAt ?? null,
+    updatedAt: (t) => t.updated_at ?? null,
+  },
+  TestSessionCheckRun: {
+    check: (r, _args, ctx) => ctx.loaders.checkById.load(r.checkId),
+    checkType: (r) => r.checkType as never,
+    status: (r) => r.status as never,
+    sequenceId: (r) => r.sequenceId ?? null,
+    resultIds: (r) => r.resultIds ?? [],
+    results: async (r, _args, ctx) => {
+      const results = await ctx.loaders.results.resultByKey.loadMany((r.resultIds ?? []).map((id) => `${r.checkId}:${id}`));
+      return results.filter((x): x is RestCheckResult => !!x && !(x instanceof Error));
+    },
+  },
+  TestSessionErrorGroup: {
+    id: (g) => toGlobalId('TestSessionErrorGroup', g.id),
+    errorGroupId: (g) => g.id,
+    projectId: (g) => g.projectId ?? null,
+    environments: (g) => g.environments ?? [],
+    rawErrorMessage: (g) => g.rawErrorMessage ?? null,
+  },
+};
