@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './support/backends.js';
+import { clientVia } from './support/client-via.js';
 import { countRestRequests, gql } from './support/graphql.js';
+import { startRestProxy, unknownQueryParameter } from './support/rest-proxy.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
 
 const CHANNEL_FIELDS = `__typename id alertChannelId type sendRecovery sendFailure sendDegraded sslExpiry sslExpiryThreshold autoSubscribe createdAt
@@ -244,27 +244,16 @@ describe.each(BACKENDS)('GraphQL alert channels on $name', (backend) => {
     it('loads channels with single GETs from a backend that rejects the ids= filter', async () => {
       const { body: channel } = await restChannel(s.a, 30);
       const check = await restCheck(s.a, 'Fallback', { alertChannelSubscriptions: [{ alertChannelId: channel.id, activated: true }] });
-      const proxy: Server = createServer(async (req, res) => {
-        if (new URL(req.url!, 'http://x').searchParams.has('ids')) {
-          res.writeHead(400, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'unknown filter', validation: { source: 'query', keys: ['ids'] } }));
-          return;
-        }
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => ['authorization', 'x-lookout-account', 'accept'].includes(k))) as Record<string, string>;
-        const upstream = await fetch(s.url + req.url, { method: req.method, headers });
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-        res.end(await upstream.text());
-      });
-      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-      const front = await startTestServer({ backend, config: { graphqlBackendUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
+      const proxy = await startRestProxy(s.url, (_req, url) => (url.searchParams.has('ids') ? unknownQueryParameter('ids') : undefined));
+      const front = await startTestServer({ backend, config: { graphqlBackendUrl: proxy.url } });
       try {
-        const asA = { ...s.a, request: (m: string, p: string, b?: unknown, h?: Record<string, string>) => front.a.request(m, p, b, { authorization: `Bearer ${s.a.apiKey}`, 'x-lookout-account': s.a.accountId, ...h }) };
+        const asA = clientVia(front, s.a);
         const res = await gql(asA, `{ check(id: "${check.id}") { alertChannels { alertChannelId } } }`);
         expect(res.errors).toBeUndefined();
         expect(res.data.check.alertChannels).toEqual([{ alertChannelId: channel.id }]);
       } finally {
         await front.close();
-        await new Promise((resolve) => proxy.close(resolve));
+        await proxy.close();
       }
     });
   });

@@ -1,11 +1,11 @@
 import { GraphQLError } from 'graphql';
 import { pino } from 'pino';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createErrorFormatter, RestError } from '../src/graphql/errors.js';
 import { BACKENDS } from './support/backends.js';
+import { clientVia } from './support/client-via.js';
 import { countRestRequests, gql } from './support/graphql.js';
+import { startRestProxy, unknownQueryParameter } from './support/rest-proxy.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 describe.each(BACKENDS)('GraphQL batching, budget and auth forwarding on $name', (backend) => {
@@ -78,38 +78,25 @@ describe.each(BACKENDS)('GraphQL batching, budget and auth forwarding on $name',
   it('falls back to concurrent single GETs against a backend that rejects ids= filters', async () => {
     // A second Lookout whose GraphQL layer talks to the first one through a proxy that answers 400 to
     // any `ids` filter, like an older backend would: the data and the REST API are the first server's.
-    const seen: string[] = [];
-    const proxy: Server = createServer(async (req, res) => {
-      seen.push(req.url!);
-      if (new URL(req.url!, 'http://x').searchParams.has('ids')) {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'querystring must NOT have additional properties', validation: { source: 'query', keys: ['ids'] } }));
-        return;
-      }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => ['authorization', 'x-lookout-account', 'accept'].includes(k))) as Record<string, string>;
-      const upstream = await fetch(s.url + req.url, { method: req.method, headers });
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json', 'content-range': upstream.headers.get('content-range') ?? '' });
-      res.end(await upstream.text());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const front = await startTestServer({ backend, config: { graphqlBackendUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
+    const proxy = await startRestProxy(s.url, (_req, url) => (url.searchParams.has('ids') ? unknownQueryParameter('ids') : undefined));
+    const front = await startTestServer({ backend, config: { graphqlBackendUrl: proxy.url } });
     try {
       const query = `{ ${checkIds.slice(0, 3).map((id, i) => `c${i}: check(id: "${id}") { name group { name } }`).join(' ')} }`;
-      const asA = { ...s.a, request: (m: string, p: string, b?: unknown, h?: Record<string, string>) => front.a.request(m, p, b, { authorization: `Bearer ${s.a.apiKey}`, 'x-lookout-account': s.a.accountId, ...h }) };
+      const asA = clientVia(front, s.a);
       const first = await gql(asA, query);
       expect(first.errors).toBeUndefined();
       expect(first.data).toEqual({ c0: { name: 'c0', group: { name: 'Alpha' } }, c1: { name: 'c1', group: { name: 'Beta' } }, c2: { name: 'c2', group: { name: 'Gamma' } } });
       // One refused batch and three single GETs per kind.
       expect(first.extensions?.cost?.restCalls).toBe(8);
-      seen.length = 0;
+      proxy.seen.length = 0;
       const second = await gql(asA, query);
       expect(second.data).toEqual(first.data);
       // The refusal is remembered for this backend: no more `ids=` attempts.
       expect(second.extensions?.cost?.restCalls).toBe(6);
-      expect(seen.filter((u) => u.includes('ids='))).toEqual([]);
+      expect(proxy.seen.filter((u) => u.includes('ids='))).toEqual([]);
     } finally {
       await front.close();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
     }
   });
 

@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './support/backends.js';
+import { clientVia } from './support/client-via.js';
 import { countRestRequests, gql } from './support/graphql.js';
 import { closedPort, startHttpTarget, type HttpTarget } from './support/http-target.js';
+import { startRestProxy, routeNotFound, unknownQueryParameter } from './support/rest-proxy.js';
 import { probe, runnable, testRecorder } from './support/run-results.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
 
@@ -149,27 +149,13 @@ describe.each(BACKENDS)('GraphQL run data (results, statuses, error groups, test
 
     it('falls back to per-check calls against a backend without the batch filters, with the same answer', async () => {
       // A proxy in front of this server that behaves like a backend predating the batch filters.
-      const proxy: Server = createServer(async (req, res) => {
-        const url = new URL(req.url!, 'http://x');
-        if (url.pathname === '/v2/check-results') {
-          res.writeHead(404, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ statusCode: 404, error: 'Not Found', message: 'Route GET:/v2/check-results not found' }));
-          return;
-        }
-        if (url.searchParams.has('checkIds')) {
-          res.writeHead(400, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'unknown parameter', validation: { source: 'query', keys: ['checkIds'] } }));
-          return;
-        }
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => ['authorization', 'x-lookout-account', 'accept'].includes(k))) as Record<string, string>;
-        const upstream = await fetch(s.url + req.url, { method: req.method, headers });
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json', 'content-range': upstream.headers.get('content-range') ?? '' });
-        res.end(await upstream.text());
+      const proxy = await startRestProxy(s.url, (req, url) => {
+        if (url.pathname === '/v2/check-results') return routeNotFound(req);
+        return url.searchParams.has('checkIds') ? unknownQueryParameter('checkIds') : undefined;
       });
-      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-      const front = await startTestServer({ backend, config: { graphqlBackendUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
+      const front = await startTestServer({ backend, config: { graphqlBackendUrl: proxy.url } });
       try {
-        const asA = { ...a, request: (m: string, p: string, body?: unknown, h?: Record<string, string>) => front.a.request(m, p, body, { authorization: `Bearer ${a.apiKey}`, 'x-lookout-account': a.accountId, ...h }) };
+        const asA = clientVia(front, a);
         const ids = checkIds.slice(0, 3);
         const query = `{ ${ids.map((id, i) => `c${i}: check(id: "${id}") { status { health } latestResults(count: 2) { resultId } errorGroups { checkId } }`).join(' ')} }`;
         const direct = await gql(a, query);
@@ -184,7 +170,7 @@ describe.each(BACKENDS)('GraphQL run data (results, statuses, error groups, test
         expect(second.extensions?.cost?.restCalls).toBe(1 + 1 + 3 + 3);
       } finally {
         await front.close();
-        await new Promise((resolve) => proxy.close(resolve));
+        await proxy.close();
       }
     });
   });
@@ -277,35 +263,22 @@ describe.each(BACKENDS)('GraphQL run data (results, statuses, error groups, test
   });
 
   it('runs a check through a temporary trigger token against a backend without the run route, and removes the token', async () => {
-    const seen: string[] = [];
-    const proxy: Server = createServer(async (req, res) => {
-      seen.push(`${req.method} ${req.url}`);
-      if (/^\/v1\/checks\/[^/]+\/run$/.test(req.url!)) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ statusCode: 404, error: 'Not Found', message: `Route POST:${req.url} not found` }));
-        return;
-      }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => ['authorization', 'x-lookout-account', 'accept'].includes(k))) as Record<string, string>;
-      const upstream = await fetch(s.url + req.url, { method: req.method, headers });
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-      res.end(await upstream.text());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const front = await startTestServer({ backend, config: { graphqlBackendUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
+    const proxy = await startRestProxy(s.url, (req, url) => (/^\/v1\/checks\/[^/]+\/run$/.test(url.pathname) ? routeNotFound(req) : undefined));
+    const front = await startTestServer({ backend, config: { graphqlBackendUrl: proxy.url } });
     try {
       const check = await createApiCheck(a, 'Old backend', `${target.http.url}/json`);
-      const asA = { ...a, request: (m: string, p: string, body?: unknown, h?: Record<string, string>) => front.a.request(m, p, body, { authorization: `Bearer ${a.apiKey}`, 'x-lookout-account': a.accountId, ...h }) };
+      const asA = clientVia(front, a);
       const run = await gql(asA, 'mutation($id: ID!) { runCheck(id: $id) { results { hasFailures } } }', { id: check.id });
       expect(run.errors).toBeUndefined();
       expect(run.data.runCheck.results).toEqual([{ hasFailures: false }]);
-      expect(seen.filter((line) => line.includes('/trigger'))).toEqual([
+      expect(proxy.seen.filter((line) => line.includes('/trigger'))).toEqual([
         `GET /v1/triggers/checks/${check.id}`, `POST /v1/triggers/checks/${check.id}`,
         expect.stringMatching(new RegExp(`^POST /checks/${check.id}/trigger/`)), `DELETE /v1/triggers/checks/${check.id}`,
       ]);
       expect((await a.request('GET', `/v1/triggers/checks/${check.id}`)).status).toBe(404);
     } finally {
       await front.close();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
     }
   });
 

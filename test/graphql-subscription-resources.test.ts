@@ -1,17 +1,10 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { buildSchema, GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildExecutableSchema, mergeResolvers } from '../src/graphql/build-executable-schema.js';
-import { CORE_RESOLVERS, loadTypeDefs } from '../src/graphql/create-graphql.js';
-import { createRemoteEventSources } from '../src/graphql/create-remote-event-source.js';
-import { createRestAuthenticator } from '../src/graphql/subscriptions/create-rest-authenticator.js';
-import { createSubscriptionServer, type SubscriptionServer } from '../src/graphql/subscriptions/create-subscription-server.js';
 import { createDocumentCache } from '../src/graphql/subscriptions/document-cache.js';
 import { SharedResult } from '../src/graphql/subscriptions/subscription-fan-out.js';
-import { subscriptionResolvers } from '../src/graphql/subscriptions/subscription-resolvers.js';
+import { startSubscriptionLayer, type SubscriptionLayer } from './support/subscription-layer.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 const schema = buildSchema('type Query { hello(name: String): String }');
@@ -65,25 +58,14 @@ describe('a shared subscription result', () => {
 
 describe('graphql-ws keep-alive', () => {
   let s: TestServer;
-  let layer: { url: string; server: Server; subscriptions: SubscriptionServer };
+  let layer: SubscriptionLayer;
 
   beforeAll(async () => {
     s = await startTestServer();
-    const server = createServer((_req, res) => res.writeHead(404).end());
-    const subscriptions = createSubscriptionServer({
-      server,
-      schema: buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, { Subscription: subscriptionResolvers as Record<string, unknown> }])),
-      eventSources: createRemoteEventSources(s.url),
-      authenticate: createRestAuthenticator(s.url),
-      logger: s.lookout.logger,
-      keepAliveMs: 160,
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    layer = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, subscriptions };
+    layer = await startSubscriptionLayer(s, { keepAliveMs: 160 });
   });
   afterAll(async () => {
-    await layer?.subscriptions.close();
-    layer?.server.close();
+    await layer?.close();
     await s?.close();
   });
 

@@ -4,18 +4,16 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildExecutableSchema, mergeResolvers } from '../src/graphql/build-executable-schema.js';
-import { CORE_RESOLVERS, loadTypeDefs } from '../src/graphql/create-graphql.js';
-import { createRemoteEventSources } from '../src/graphql/create-remote-event-source.js';
 import { createRestAuthenticator } from '../src/graphql/subscriptions/create-rest-authenticator.js';
-import { createSubscriptionServer, SLOW_CONSUMER_CLOSE_CODE, type SubscriptionServer } from '../src/graphql/subscriptions/create-subscription-server.js';
+import { SLOW_CONSUMER_CLOSE_CODE, type SubscriptionServer } from '../src/graphql/subscriptions/create-subscription-server.js';
 import { createSubscriptionFanOut } from '../src/graphql/subscriptions/subscription-fan-out.js';
-import { matchesCheckResultFilter, subscriptionResolvers } from '../src/graphql/subscriptions/subscription-resolvers.js';
+import { matchesCheckResultFilter } from '../src/graphql/subscriptions/subscription-resolvers.js';
 import { createPushIterator } from '../src/graphql/subscriptions/push-iterator.js';
 import type { EventOf } from '../src/events/lookout-event.js';
 import { connectGraphqlWs, subscribe } from './support/graphql-ws-client.js';
 import { closedPort } from './support/http-target.js';
 import { gql } from './support/graphql.js';
+import { startSubscriptionLayer, type SubscriptionLayer } from './support/subscription-layer.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
 
 const RESULTS = `subscription Results($filter: CheckResultFilter) {
@@ -357,27 +355,16 @@ describe('GraphQL subscriptions over graphql-ws', () => {
   });
 });
 
-/** The layer's executable schema, as createGraphql builds it. */
-const createSchema = () => buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, { Subscription: subscriptionResolvers as Record<string, unknown> }]));
-
 describe('GraphQL subscriptions in a layer apart from the service', () => {
   let s: TestServer;
-  let layer: { url: string; server: Server; subscriptions: SubscriptionServer };
+  let layer: SubscriptionLayer;
 
   beforeAll(async () => {
     s = await startTestServer();
-    const server = createServer((_req, res) => res.writeHead(404).end());
-    const schema = createSchema();
-    const subscriptions = createSubscriptionServer({
-      server, schema, eventSources: createRemoteEventSources(s.url), authenticate: createRestAuthenticator(s.url), logger: s.lookout.logger,
-      maxSubscriptionsPerSocket: 2,
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    layer = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, subscriptions };
+    layer = await startSubscriptionLayer(s, { maxSubscriptionsPerSocket: 2 });
   });
   afterAll(async () => {
-    await layer?.subscriptions.close();
-    layer?.server.close();
+    await layer?.close();
     await s?.close();
   });
 
@@ -413,17 +400,11 @@ describe('GraphQL subscriptions in a layer apart from the service', () => {
   });
 
   it('closes with 4500 when the backend cannot be reached to authenticate', async () => {
-    const server = createServer();
-    const down = createSubscriptionServer({
-      server, schema: createSchema(), eventSources: createRemoteEventSources(s.url),
-      authenticate: createRestAuthenticator(`http://127.0.0.1:${await closedPort()}`), logger: s.lookout.logger,
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const r = await rawSocket(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const down = await startSubscriptionLayer(s, { authenticate: createRestAuthenticator(`http://127.0.0.1:${await closedPort()}`) });
+    const r = await rawSocket(down.url);
     r.send({ type: 'connection_init', payload: params(s.a) });
     expect(await r.closed).toEqual({ code: 4500, reason: 'Internal server error' });
     await down.close();
-    server.close();
   });
 
   it('refuses a key the service refuses with 4403', async () => {

@@ -3,6 +3,8 @@
  * channels and notifications, account variables, snippets and private locations (codegen mappers).
  */
 
+import type { AlertChannelSettings } from '../domain/alert-channel-settings.js';
+
 /** A check or group subscribed to a channel, as the channel lists it. */
 export interface RestChannelSubscription {
   id: number;
@@ -12,17 +14,11 @@ export interface RestChannelSubscription {
 }
 
 /** An alert channel as `GET /v1/alert-channels/{id}` returns it; secret config fields masked or null. */
-export interface RestAlertChannel {
+export interface RestAlertChannel extends AlertChannelSettings {
   id: number;
   type: string;
   config: Record<string, unknown>;
   subscriptions?: RestChannelSubscription[] | null;
-  sendRecovery: boolean;
-  sendFailure: boolean;
-  sendDegraded: boolean;
-  sslExpiry: boolean;
-  sslExpiryThreshold: number;
-  autoSubscribe: boolean;
   created_at: string;
   updated_at: string | null;
   [key: string]: unknown;

@@ -126,30 +126,27 @@ export interface RestCheckStatus {
   updated_at?: string | null;
 }
 
-/** A check error group (`/v1/error-groups`). */
-export interface RestErrorGroup {
+/** What check and test session error groups share (service-api.md describes them side by side). */
+export interface RestErrorGroupCore {
   id: string;
-  checkId: string;
   errorHash: string;
   rawErrorMessage?: string | null;
   cleanedErrorMessage: string;
   firstSeen: string;
   lastSeen: string;
   archivedUntilNextEvent: boolean;
+}
+
+/** A check error group (`/v1/error-groups`). */
+export interface RestErrorGroup extends RestErrorGroupCore {
+  checkId: string;
   archiveForEver?: boolean;
 }
 
 /** A test session error group (`/v1/test-session-error-groups/{id}`). */
-export interface RestTestSessionErrorGroup {
-  id: string;
+export interface RestTestSessionErrorGroup extends RestErrorGroupCore {
   projectId?: string | null;
   environments?: string[] | null;
-  errorHash: string;
-  rawErrorMessage?: string | null;
-  cleanedErrorMessage: string;
-  firstSeen: string;
-  lastSeen: string;
-  archivedUntilNextEvent: boolean;
 }
 
 /** One check of a test session. */
