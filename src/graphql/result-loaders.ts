@@ -19,8 +19,8 @@ export interface LatestResultsKey {
   checkId: string;
   count: number;
   filter: ResultQuery;
-  /** Whether the per-type parts (apiCheckResult, errors, …) are needed; without them REST reads no wide column. */
-  detail: boolean;
+  /** REST `fields=` (what the selection reads; see restResultFields); undefined for whole results. */
+  fields?: string;
 }
 
 /** Key of a check's error groups: the `first` most recently seen, archived or open ones only when `archived` is set. */
@@ -38,12 +38,6 @@ export interface AnalyticsSummaryKey {
   from?: number;
   to?: number;
 }
-
-/** Fields of a result list entry that need no wide column: what `fields=` asks for when no detail is needed. */
-export const SUMMARY_RESULT_FIELDS = [
-  'id', 'name', 'checkId', 'checkType', 'resultType', 'hasFailures', 'hasErrors', 'isDegraded', 'isCancelled', 'overMaxResponseTime',
-  'runLocation', 'startedAt', 'stoppedAt', 'created_at', 'responseTime', 'checkRunId', 'attempts', 'sequenceId', 'errorGroupIds',
-];
 
 const BATCH_RESULTS_PATH = '/v2/check-results';
 const BATCH_STATUSES_PATH = '/v1/check-statuses';
@@ -80,10 +74,10 @@ function byCheck<T extends { checkId: string }>(entries: T[]): Map<string, T[]> 
 async function loadLatestResults(rest: RestSession, keys: readonly LatestResultsKey[]): Promise<RestCheckResult[][]> {
   const out = new Map<LatestResultsKey, RestCheckResult[]>();
   await Promise.all([...groupKeys(keys).values()].map(async (group) => {
-    const { filter, detail } = group[0]!;
+    const { filter, fields } = group[0]!;
     const ids = [...new Set(group.map((k) => k.checkId.toLowerCase()).filter(isUuid))];
     const perCheck = Math.max(...group.map((k) => k.count));
-    const query: RestQuery = { ...filter, fields: detail ? undefined : SUMMARY_RESULT_FIELDS.join(',') };
+    const query: RestQuery = { ...filter, fields };
     let found: Map<string, RestCheckResult[]> | null = null;
     if (ids.length > 0 && !rest.idsUnsupported.has(BATCH_RESULTS_PATH)) {
       try {

@@ -7,11 +7,8 @@ import { codedError } from '../errors.js';
 import { checkRestId } from '../global-id.js';
 import type { RestCheck } from '../rest-types.js';
 import type { RestAnalyticsBucket, RestAnalyticsReport, RestCheckResult, RestCheckStatus, RestMetricValue } from '../rest-result-types.js';
-import { SUMMARY_RESULT_FIELDS, type ResultQuery } from '../result-loaders.js';
-import { selectsAnyField } from '../selected-fields.js';
-
-/** CheckResult fields that need the wide per-type parts of a result (the rest come from narrow columns). */
-const DETAIL_FIELDS = ['errors', 'assertions', 'apiCheckResult', 'browserCheckResult', 'multiStepCheckResult', 'agenticCheckResult', 'probeDetail'];
+import type { ResultQuery } from '../result-loaders.js';
+import { restResultFields } from '../rest-result-fields.js';
 
 /** Analytics route segment per check type (Playwright and agentic checks have none). */
 const SEGMENT_OF_TYPE = new Map<string, string>(Object.entries(ANALYTICS_ROUTE_SEGMENTS).map(([segment, type]) => [type, segment]));
@@ -53,7 +50,7 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : n
 const runDataFields = {
   results: (c: RestCheck, args: { first?: number | null; after?: string | null; filter?: CheckResultListFilter | null }, ctx: GraphqlContext, info: GraphQLResolveInfo) => {
     const query = resultQuery(args.filter);
-    const fields = selectsAnyField(info, DETAIL_FIELDS) ? undefined : SUMMARY_RESULT_FIELDS.join(',');
+    const fields = restResultFields(info, true);
     return cursorConnection(args.first, args.after, async (nextId, limit) => {
       const res = await ctx.rest.get<{ entries: RestCheckResult[]; nextId: string | null }>(`/v2/check-results/${c.id}`, { ...query, limit, nextId: nextId ?? undefined, fields });
       return { items: res.body.entries ?? [], next: res.body.nextId ?? null };
@@ -61,7 +58,7 @@ const runDataFields = {
   },
   latestResults: (c: RestCheck, args: { count?: number | null; filter?: CheckResultListFilter | null }, ctx: GraphqlContext, info: GraphQLResolveInfo) =>
     ctx.loaders.results.latestResults.load({
-      checkId: c.id, count: inRange(args.count ?? 5, 1, 10, 'count'), filter: resultQuery(args.filter), detail: selectsAnyField(info, DETAIL_FIELDS),
+      checkId: c.id, count: inRange(args.count ?? 5, 1, 10, 'count'), filter: resultQuery(args.filter), fields: restResultFields(info, false),
     }),
   status: (c: RestCheck, _args: unknown, ctx: GraphqlContext) => ctx.loaders.results.statusByCheckId.load(c.id),
   errorGroups: (c: RestCheck, args: { first?: number | null; archived?: boolean | null }, ctx: GraphqlContext) =>
