@@ -6,6 +6,7 @@ import { sendPage } from './pagination.js';
 import { normaliseQueryArrays } from './query-arrays.js';
 import { AutoAssignQuery } from './schemas/common.js';
 import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS, CheckListQuery, GenericCheckBody } from './schemas/check-schemas.js';
+import { SLUG_PATTERN } from './schemas/private-location-schemas.js';
 import { LookoutError } from '../domain/lookout-error.js';
 
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
@@ -45,11 +46,14 @@ export function checksRoutes(app: Api, { checks }: ApiContext): void {
     schema: {
       tags,
       summary: 'List checks',
-      description: 'Filters: tag (repeatable; a check must carry every tag given), checkType, groupId, activated, ids (comma-separated), search (name contains), status (passing|failing|degraded).',
+      description: 'Filters: tag (repeatable; a check must carry every tag given), checkType, groupId, activated, ids (comma-separated), '
+        + 'search (name contains), status (passing|failing|degraded), privateLocation (a slug the check itself names in privateLocations; '
+        + 'a group\'s private locations are not looked at).',
       querystring: Type.Object({
         ...CheckListQuery.properties,
         search: Type.Optional(Type.String({ maxLength: 256 })),
         status: Type.Optional(Type.Enum(['passing', 'failing', 'degraded'])),
+        privateLocation: Type.Optional(Type.String({ pattern: SLUG_PATTERN })),
       }, { additionalProperties: false }),
     },
     preValidation: normaliseQueryArrays(['tag', 'ids'], ['ids']),
@@ -58,6 +62,7 @@ export function checksRoutes(app: Api, { checks }: ApiContext): void {
     const filter: CheckFilter = {
       ids: q.ids, tags: q.tag, checkType: q.checkType, groupId: q.groupId, activated: q.activated,
       search: q.search, status: q.status as CheckFilter['status'], urlPattern: q.apiCheckUrlFilterPattern,
+      privateLocation: q.privateLocation,
     };
     const page = q.page ?? 1;
     const limit = q.limit ?? 10;

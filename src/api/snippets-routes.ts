@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { createSnippetService } from '../service/snippet-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
+import { normaliseQueryArrays } from './query-arrays.js';
 import { PageQuery } from './schemas/common.js';
 import { SnippetCreate, SnippetId, SnippetUpdate } from './schemas/snippet-schemas.js';
 
@@ -13,10 +14,16 @@ export function snippetsRoutes(app: Api, { store }: ApiContext): void {
   const snippets = createSnippetService({ store });
 
   app.get('/v1/snippets', {
-    schema: { tags, summary: 'List snippets', querystring: Type.Object(PageQuery, { additionalProperties: false }) },
+    schema: {
+      tags,
+      summary: 'List snippets',
+      description: 'Filter: ids (comma-separated or repeated snippet ids, at most 100) lists only those snippets; ids of other accounts match nothing.',
+      querystring: Type.Object({ ...PageQuery, ids: Type.Optional(Type.Array(SnippetId, { maxItems: 100 })) }, { additionalProperties: false }),
+    },
+    preValidation: normaliseQueryArrays(['ids'], ['ids']),
   }, async (req, reply) => {
-    const { page = 1, limit = 10 } = req.query;
-    const { items, total } = await snippets.list(req.principal.accountId, page, limit);
+    const { page = 1, limit = 10, ids } = req.query;
+    const { items, total } = await snippets.list(req.principal.accountId, page, limit, ids);
     return sendPage(reply, items, total, page, limit);
   });
 

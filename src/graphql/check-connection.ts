@@ -12,6 +12,7 @@ export function checkListQuery(filter: CheckFilter | null | undefined) {
     activated: filter?.activated ?? undefined,
     status: filter?.state?.toLowerCase(),
     search: filter?.search ?? undefined,
+    privateLocation: filter?.privateLocation ?? undefined,
   };
 }
 

@@ -5,7 +5,7 @@ import type { RestSession } from './rest-client.js';
 import type { RestCheck, RestCheckGroup } from './rest-types.js';
 import { createResultLoaders } from './result-loaders.js';
 import type { RestErrorGroup } from './rest-result-types.js';
-import type { RestAlertChannel } from './rest-config-types.js';
+import type { RestAlertChannel, RestPrivateLocation, RestSnippet } from './rest-config-types.js';
 
 /** Per-operation loaders: each key is fetched at most once, and keys asked for together share one REST call. */
 export interface Loaders {
@@ -19,6 +19,10 @@ export interface Loaders {
   results: ReturnType<typeof createResultLoaders>;
   /** Alert channels by REST integer id; null when unknown or of another account. */
   alertChannelById: DataLoader<number, RestAlertChannel | null>;
+  /** Snippets by REST integer id (one `ids=` call); null when unknown or of another account. */
+  snippetById: DataLoader<number, RestSnippet | null>;
+  /** Private locations by slug, from one call of the unpaginated list; null when the account has none with that slug. */
+  privateLocationBySlug: DataLoader<string, RestPrivateLocation | null>;
 }
 
 type Keyed = { id: string | number };
@@ -88,5 +92,23 @@ export function createLoaders(rest: RestSession): Loaders {
       (keys) => loadByIds<number, RestAlertChannel>(rest, '/v1/alert-channels', keys, (k) => Number.isInteger(k) && k >= 1 && k <= 2_147_483_647),
       { maxBatchSize: 100 },
     ),
+    snippetById: new DataLoader(
+      (keys) => loadByIds<number, RestSnippet>(rest, '/v1/snippets', keys, (k) => Number.isInteger(k) && k >= 1 && k <= 2_147_483_647),
+      { maxBatchSize: 100 },
+    ),
+    privateLocationBySlug: privateLocationsBySlug(rest),
   };
+}
+
+/**
+ * The list route has no slug filter but answers every location of the account at once: it is
+ * fetched once per operation, however many batches (list levels) ask for slugs.
+ */
+function privateLocationsBySlug(rest: RestSession): DataLoader<string, RestPrivateLocation | null> {
+  let all: Promise<Map<string, RestPrivateLocation>> | undefined;
+  return new DataLoader(async (slugs) => {
+    all ??= rest.get<RestPrivateLocation[]>('/v1/private-locations').then((res) => new Map(res.body.map((l) => [l.slugName, l])));
+    const bySlug = await all;
+    return slugs.map((slug) => bySlug.get(slug) ?? null);
+  });
 }

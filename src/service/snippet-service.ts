@@ -26,8 +26,9 @@ export function createSnippetService({ store }: { store: Store }) {
       return toSnippetView(row);
     },
 
-    async list(accountId: string, page: number, limit: number) {
-      const { rows, total } = await store.snippets.list(accountId, page, limit);
+    /** A page of the account's snippets, only those with the given ids when `ids` is set. */
+    async list(accountId: string, page: number, limit: number, ids?: number[]) {
+      const { rows, total } = await store.snippets.list(accountId, page, limit, ids);
       return { items: rows.map(toSnippetView), total };
     },
 

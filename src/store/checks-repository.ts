@@ -33,6 +33,8 @@ export interface CheckFilter {
   search?: string;
   status?: 'passing' | 'failing' | 'degraded';
   urlPattern?: string;
+  /** Slug of a private location the check itself names (not one it inherits from its group). */
+  privateLocation?: string;
 }
 
 const SUBS = `coalesce((
@@ -63,6 +65,8 @@ export function createChecksRepository(db: Queryable) {
       if (filter.activated != null) add('c.activated = ?', filter.activated);
       if (filter.search) add(`c.name ILIKE ?`, `%${escapeLike(filter.search)}%`);
       if (filter.urlPattern) add(`c.data->'request'->>'url' ILIKE ?`, `%${escapeLike(filter.urlPattern)}%`);
+      // Containment rather than the `?` operator: `add` puts the parameter where the first `?` is.
+      if (filter.privateLocation) add(`c.data->'privateLocations' @> jsonb_build_array(?::text)`, filter.privateLocation);
       if (filter.status === 'failing') where.push('(st.has_failures OR st.has_errors)');
       if (filter.status === 'degraded') where.push('(st.is_degraded AND NOT st.has_failures AND NOT st.has_errors)');
       if (filter.status === 'passing') where.push('(NOT st.has_failures AND NOT st.has_errors AND NOT st.is_degraded)');

@@ -27,13 +27,20 @@ export function createSnippetsRepository(db: Queryable) {
       return row;
     },
 
-    async list(accountId: string, page: number, limit: number): Promise<{ rows: SnippetRow[]; total: number }> {
+    /** A page of the account's snippets by id; only those in `ids` when given (the batch lookup). */
+    async list(accountId: string, page: number, limit: number, ids?: number[]): Promise<{ rows: SnippetRow[]; total: number }> {
+      const idFilter = ids ? 'AND id = ANY($4::int[])' : '';
+      const params: unknown[] = [accountId, limit, (page - 1) * limit];
+      if (ids) params.push(ids);
       const rows = await db.query<SnippetRow>(
-        `SELECT *, count(*) OVER ()::int AS total FROM snippets WHERE account_id = $1 ORDER BY id LIMIT $2 OFFSET $3`,
-        [accountId, limit, (page - 1) * limit],
+        `SELECT *, count(*) OVER ()::int AS total FROM snippets WHERE account_id = $1 ${idFilter} ORDER BY id LIMIT $2 OFFSET $3`,
+        params,
       );
       if (rows.length > 0) return { rows, total: rows[0]!.total ?? rows.length };
-      const [count] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM snippets WHERE account_id = $1', [accountId]);
+      const [count] = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM snippets WHERE account_id = $1 ${ids ? 'AND id = ANY($2::int[])' : ''}`,
+        ids ? [accountId, ids] : [accountId],
+      );
       return { rows, total: count?.n ?? 0 };
     },
 

@@ -1,4 +1,5 @@
 import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types.js';
+import { checkConnection } from '../check-connection.js';
 import type { GraphqlContext } from '../context.js';
 import { getOrNull } from '../get-or-null.js';
 import { isUuid, toGlobalId } from '../global-id.js';
@@ -59,10 +60,26 @@ const mutation: MutationResolvers = {
   },
 };
 
+/** The locations a check or group names by slug, as objects; a slug the account has no location for is left out. */
+async function locationsOfSlugs(slugs: string[] | null | undefined, ctx: GraphqlContext): Promise<RestPrivateLocation[]> {
+  const found = await ctx.loaders.privateLocationBySlug.loadMany(slugs ?? []);
+  // A failed list call (budget spent, backend down) is the field's error, not an empty list.
+  const failure = found.find((l): l is Error => l instanceof Error);
+  if (failure) throw failure;
+  return found.filter((l): l is RestPrivateLocation => l !== null);
+}
+
+const privateLocationNodes = (c: { privateLocations?: string[] | null }, _args: unknown, ctx: GraphqlContext) => locationsOfSlugs(c.privateLocations, ctx);
+
+const CHECK_TYPES = ['ApiCheck', 'UrlCheck', 'TcpCheck', 'DnsCheck', 'IcmpCheck', 'HeartbeatCheck', 'BrowserCheck', 'MultiStepCheck', 'PlaywrightCheck', 'AgenticCheck'];
+
 const locationOfPayload = (p: { privateLocationId: string | null }, _args: unknown, ctx: GraphqlContext) =>
   (p.privateLocationId ? fetchLocation(ctx, p.privateLocationId).then((l) => l && withMaskedKeys(l)) : null);
 
-/** Private locations and their keys; a raw key is readable only in the payload that created it. */
+/**
+ * Private locations and their keys (a raw key is readable only in the payload that created it), the
+ * checks naming a location, and the locations checks and groups name by slug.
+ */
 export const privateLocationResolvers: Resolvers = {
   PrivateLocation: {
     id: (l) => toGlobalId('PrivateLocation', l.id),
@@ -70,7 +87,10 @@ export const privateLocationResolvers: Resolvers = {
     keys: (l) => (l.keys ?? []).map(maskedOnly),
     createdAt: (l) => l.created_at,
     updatedAt: (l) => l.updated_at,
+    checks: (l, { first, after }, ctx) => checkConnection(ctx, first, after, { privateLocation: l.slugName }),
   },
+  CheckGroup: { privateLocationNodes },
+  ...Object.fromEntries(CHECK_TYPES.map((type) => [type, { privateLocationNodes }])),
   PrivateLocationKey: {
     keyId: (k) => k.id,
     createdAt: (k) => k.created_at,
