@@ -17,8 +17,6 @@
  * With a profile file, the CPU profile covers everything after seeding (written when stopping).
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { pino } from 'pino';
 import type { ProbeResult } from '../src/domain/check-result.js';
 import type { CheckResultCreatedEvent } from '../src/events/lookout-event.js';
@@ -26,6 +24,7 @@ import { createLookout, type Lookout } from '../src/main.js';
 import type { RunnableCheck } from '../src/runner/executor.js';
 import { createRunRecorder } from '../src/service/record-run.js';
 import type { StoreOptions } from '../src/store/create-store.js';
+import { benchServerLifecycle } from './bench-process.js';
 
 /** What the server tells the parent once it is ready. */
 export interface GraphqlReadyMessage {
@@ -185,21 +184,8 @@ async function main(): Promise<void> {
     storeOptions,
     logger: pino({ level: 'warn' }),
   });
-  let profiler: Session | undefined;
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    const saveProfile = async () => {
-      if (!profiler || !profileFile) return;
-      const { profile } = await profiler.post('Profiler.stop');
-      writeFileSync(profileFile, JSON.stringify(profile));
-    };
-    saveProfile().then(() => lookout.close()).then(() => process.exit(0), (err: Error) => {
-      process.stderr.write(`bench server: error while stopping: ${err.message}\n`);
-      process.exit(1);
-    });
-  };
+  const lifecycle = benchServerLifecycle(lookout, profileFile);
+  const stop = lifecycle.stop;
 
   const apiKey = lookout.bootstrap.apiKey!;
   const accountId = lookout.bootstrap.accountId;
@@ -212,12 +198,7 @@ async function main(): Promise<void> {
     meta.set(id, { groupId: view.groupId ?? null, tags: view.tags ?? [] });
   }
   const url = await lookout.listen();
-  if (profileFile) {
-    profiler = new Session();
-    profiler.connect();
-    await profiler.post('Profiler.enable');
-    await profiler.post('Profiler.start');
-  }
+  await lifecycle.startProfiling();
 
   let live = 0;
   let awaited: { count: number } | null = null;

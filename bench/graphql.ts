@@ -40,6 +40,7 @@ import { Pool } from 'undici';
 import type { StoreOptions } from '../src/store/create-store.js';
 import type { GraphqlReadyMessage, MemoryMessage, ParentMessage } from './graphql-server.js';
 import type { ConnectedMessage, ConnectMessage, ReportMessage } from './graphql-ws-clients.js';
+import { forkBenchServer, stopBenchServer } from './bench-process.js';
 
 const CHECKS = 100;
 const WARMUP_SECONDS = 2;
@@ -125,21 +126,7 @@ interface Server {
 async function startServer(options: StoreOptions, profileFile: string | undefined): Promise<Server> {
   const script = fileURLToPath(new URL('./graphql-server.ts', import.meta.url));
   const args = [JSON.stringify(options), String(CHECKS), ...(profileFile ? [profileFile] : [])];
-  const child = fork(script, args, { execArgv: ['--expose-gc', '--import', import.meta.resolve('tsx')], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ready = await new Promise<GraphqlReadyMessage>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('the bench server did not get ready within 180 s'));
-    }, 180_000);
-    child.once('message', (msg: GraphqlReadyMessage) => {
-      clearTimeout(timer);
-      resolve(msg);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the bench server exited with code ${code} before it was ready`));
-    });
-  });
+  const { child, ready } = await forkBenchServer<GraphqlReadyMessage>(script, args, ['--expose-gc']);
   return {
     child,
     ready,
@@ -154,17 +141,7 @@ async function startServer(options: StoreOptions, profileFile: string | undefine
         child.send(msg);
       });
     },
-    stop() {
-      if (child.exitCode !== null) return Promise.resolve();
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.send('stop');
-      });
-    },
+    stop: () => stopBenchServer(child),
   };
 }
 

@@ -7,11 +7,10 @@
  *   node --import tsx bench/rest-server.ts '<StoreOptions JSON>' <checks> [<cpu profile file>]
  * With a profile file, the CPU profile covers only the time after seeding, i.e. the load itself.
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { pino } from 'pino';
 import { createLookout, type Lookout } from '../src/main.js';
 import type { StoreOptions } from '../src/store/create-store.js';
+import { benchServerLifecycle } from './bench-process.js';
 
 /** What the server tells the parent once it is ready. */
 export interface ReadyMessage {
@@ -95,21 +94,8 @@ async function main(): Promise<void> {
     storeOptions,
     logger: pino({ level: 'warn' }),
   });
-  let profiler: Session | undefined;
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    const saveProfile = async () => {
-      if (!profiler || !profileFile) return;
-      const { profile } = await profiler.post('Profiler.stop');
-      writeFileSync(profileFile, JSON.stringify(profile));
-    };
-    saveProfile().then(() => lookout.close()).then(() => process.exit(0), (err: Error) => {
-      process.stderr.write(`bench server: error while stopping: ${err.message}\n`);
-      process.exit(1);
-    });
-  };
+  const lifecycle = benchServerLifecycle(lookout, profileFile);
+  const stop = lifecycle.stop;
   process.on('message', (msg) => {
     if (msg === 'stop') stop();
   });
@@ -120,12 +106,7 @@ async function main(): Promise<void> {
   const ids = await seed(lookout, lookout.bootstrap.apiKey!, count);
   const seedMs = performance.now() - started;
   const url = await lookout.listen();
-  if (profileFile) {
-    profiler = new Session();
-    profiler.connect();
-    await profiler.post('Profiler.enable');
-    await profiler.post('Profiler.start');
-  }
+  await lifecycle.startProfiling();
   const ready: ReadyMessage = {
     type: 'ready', url, accountId: lookout.bootstrap.accountId, apiKey: lookout.bootstrap.apiKey!, ids, storage: lookout.store.db.kind, seedMs,
   };

@@ -14,7 +14,7 @@
  * understates what the server does alone. With two processes each gets a core (PGlite still runs
  * inside the server process, PostgreSQL gets whatever is left), which is also how it is deployed.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +25,7 @@ import autocannon, { type AutocannonRequest, type Result } from 'autocannon';
 import pg from 'pg';
 import type { StoreOptions } from '../src/store/create-store.js';
 import type { ReadyMessage } from './rest-server.js';
+import { forkBenchServer, stopBenchServer } from './bench-process.js';
 
 const CHECKS = 1000;
 const WARMUP_SECONDS = 2;
@@ -97,35 +98,7 @@ function backends(selected: string[]): BackendRun[] {
 /** Starts the server child and resolves once it has seeded its store and listens. */
 function startServer(options: StoreOptions, profileFile: string | undefined): Promise<{ child: ChildProcess; ready: ReadyMessage }> {
   const script = fileURLToPath(new URL('./rest-server.ts', import.meta.url));
-  const args = [JSON.stringify(options), String(CHECKS), ...(profileFile ? [profileFile] : [])];
-  const child = fork(script, args, { execArgv: ['--import', import.meta.resolve('tsx')], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('the bench server did not get ready within 180 s'));
-    }, 180_000);
-    child.once('message', (msg: ReadyMessage) => {
-      clearTimeout(timer);
-      resolve({ child, ready: msg });
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the bench server exited with code ${code} before it was ready`));
-    });
-  });
-}
-
-/** Asks the server to stop and waits for it (killing it if it takes longer than 15 s). */
-function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.send('stop');
-  });
+  return forkBenchServer<ReadyMessage>(script, [JSON.stringify(options), String(CHECKS), ...(profileFile ? [profileFile] : [])]);
 }
 
 /** One request of each scenario must answer as the benchmark expects before load is put on. */
@@ -238,7 +211,7 @@ async function main(): Promise<number> {
       failures++;
       log(`[${b.name}] failed: ${(err as Error).message}`);
     } finally {
-      if (child) await stopServer(child);
+      if (child) await stopBenchServer(child);
       await b.cleanup();
     }
   }
