@@ -16,6 +16,8 @@
  *   node --expose-gc --import tsx bench/graphql-server.ts '<StoreOptions JSON>' <checks> [<cpu profile file>]
  * With a profile file, the CPU profile covers everything after seeding (written when stopping).
  */
+// As `lookout serve` runs (graphql-js reads NODE_ENV when it loads).
+import '../src/default-node-env.js';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import type { ProbeResult } from '../src/domain/check-result.js';

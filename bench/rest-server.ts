@@ -7,6 +7,8 @@
  *   node --import tsx bench/rest-server.ts '<StoreOptions JSON>' <checks> [<cpu profile file>]
  * With a profile file, the CPU profile covers only the time after seeding, i.e. the load itself.
  */
+// As `lookout serve` runs (graphql-js reads NODE_ENV when it loads).
+import '../src/default-node-env.js';
 import { pino } from 'pino';
 import { createLookout, type Lookout } from '../src/main.js';
 import type { StoreOptions } from '../src/store/create-store.js';

@@ -1,3 +1,4 @@
+import './default-node-env.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { createLookout } from './main.js';

@@ -54,6 +54,17 @@ function collect(set: SelectionSetNode | undefined, fragments: Record<string, Fr
  * wide per-type detail.
  */
 export function restResultFields(info: GraphQLResolveInfo, connection: boolean): string | undefined {
+  // Every item of a list resolves this field with the same field nodes: computed once for all.
+  const cached = cache.get(info.fieldNodes);
+  if (cached !== undefined) return cached ?? undefined;
+  const fields = computeFields(info, connection);
+  cache.set(info.fieldNodes, fields ?? null);
+  return fields;
+}
+
+const cache = new WeakMap<GraphQLResolveInfo['fieldNodes'], string | null>();
+
+function computeFields(info: GraphQLResolveInfo, connection: boolean): string | undefined {
   const selected = new Set<string>();
   for (const node of info.fieldNodes) collect(node.selectionSet, info.fragments, selected, new Set(), connection);
   // id and checkId key every result (loaders, global ids), whatever was selected.

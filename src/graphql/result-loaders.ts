@@ -49,7 +49,9 @@ function groupKeys<K extends { checkId: string }>(keys: readonly K[]): Map<strin
   for (const key of keys) {
     const { checkId: _checkId, ...rest } = key as K & Record<string, unknown>;
     const shared = JSON.stringify({ ...rest, count: undefined, first: undefined });
-    groups.set(shared, [...(groups.get(shared) ?? []), key]);
+    const group = groups.get(shared);
+    if (group) group.push(key);
+    else groups.set(shared, [key]);
   }
   return groups;
 }
@@ -62,7 +64,12 @@ function isUnsupported(err: unknown): boolean {
 /** Entries by their check, keeping order. */
 function byCheck<T extends { checkId: string }>(entries: T[]): Map<string, T[]> {
   const map = new Map<string, T[]>();
-  for (const e of entries) map.set(e.checkId.toLowerCase(), [...(map.get(e.checkId.toLowerCase()) ?? []), e]);
+  for (const e of entries) {
+    const id = e.checkId.toLowerCase();
+    const list = map.get(id);
+    if (list) list.push(e);
+    else map.set(id, [e]);
+  }
   return map;
 }
 
