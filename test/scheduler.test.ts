@@ -21,8 +21,10 @@ describe.each(BACKENDS)('scheduler on $name', (backend) => {
   beforeEach(async () => {
     await store.db.query('DELETE FROM checks');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    // 30 s past a minute boundary.
-    vi.setSystemTime(new Date('2026-11-22T10:00:30.000Z'));
+    // 30 s past a minute boundary, and ahead of the real clock: PostgreSQL's now() (the refresh
+    // watermark) is real time, while checks are created at the fake time; a fake time in the past
+    // would put new checks before the watermark once the real clock passed it.
+    vi.setSystemTime(new Date('2099-11-22T10:00:30.000Z'));
   });
   afterEach(() => vi.useRealTimers());
 
@@ -63,10 +65,10 @@ describe.each(BACKENDS)('scheduler on $name', (backend) => {
     const s = createScheduler({ store, logger, run: rec.run, refreshMs: 3_600_000 });
     await s.start();
     await vi.advanceTimersByTimeAsync(30_000);
-    expect(rec.runs.map((r) => [r.row.id, r.plannedMs])).toEqual([[id, Date.parse('2026-11-22T10:01:00Z')]]);
+    expect(rec.runs.map((r) => [r.row.id, r.plannedMs])).toEqual([[id, Date.parse('2099-11-22T10:01:00Z')]]);
     await vi.advanceTimersByTimeAsync(2 * MINUTE);
     expect(rec.runs.map((r) => new Date(r.plannedMs).toISOString())).toEqual([
-      '2026-11-22T10:01:00.000Z', '2026-11-22T10:02:00.000Z', '2026-11-22T10:03:00.000Z',
+      '2099-11-22T10:01:00.000Z', '2099-11-22T10:02:00.000Z', '2099-11-22T10:03:00.000Z',
     ]);
     await s.close();
   });
@@ -116,14 +118,14 @@ describe.each(BACKENDS)('scheduler on $name', (backend) => {
     await s2.close();
 
     // Down for three and a half minutes: one catch-up run for the missed slots, then the next slot.
-    vi.setSystemTime(new Date('2026-11-22T10:05:30.000Z'));
+    vi.setSystemTime(new Date('2099-11-22T10:05:30.000Z'));
     const third = recorder();
     const s3 = createScheduler({ store, logger, run: third.run, refreshMs: 3_600_000 });
     await s3.start();
     await vi.advanceTimersByTimeAsync(30_000);
     expect(third.runs.map((r) => [r.reason, new Date(r.plannedMs).toISOString()])).toEqual([
-      ['catch-up', '2026-11-22T10:02:00.000Z'],
-      ['schedule', '2026-11-22T10:06:00.000Z'],
+      ['catch-up', '2099-11-22T10:02:00.000Z'],
+      ['schedule', '2099-11-22T10:06:00.000Z'],
     ]);
     await s3.close();
   });
