@@ -1,3 +1,5 @@
+import { codedError } from './errors.js';
+
 /**
  * Opaque global ids: base64url of `Type:restId`. Checks use the type `Check` (not the concrete type)
  * so a check's id never depends on its type.
@@ -27,16 +29,31 @@ export function isIntegerId(value: string): boolean {
   return /^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2_147_483_647;
 }
 
-/** The REST id of a check from its global id or its REST UUID; null when it can be neither. */
-export function checkRestId(id: string): string | null {
+/** The REST UUID behind a global id of `type` or a bare UUID; null when it can be neither. */
+export function uuidRestId(id: string, type: string): string | null {
   if (isUuid(id)) return id;
   const g = fromGlobalId(id);
-  return g?.type === 'Check' && isUuid(g.restId) ? g.restId : null;
+  return g?.type === type && isUuid(g.restId) ? g.restId : null;
 }
 
-/** The REST id of a group from its global id or its REST integer id; null when it can be neither. */
-export function groupRestId(id: string): number | null {
+/** The REST integer id behind a global id of `type` or a bare REST id; null when it can be neither. */
+export function integerRestId(id: string, type: string): number | null {
   if (isIntegerId(id)) return Number(id);
   const g = fromGlobalId(id);
-  return g?.type === 'CheckGroup' && isIntegerId(g.restId) ? Number(g.restId) : null;
+  return g?.type === type && isIntegerId(g.restId) ? Number(g.restId) : null;
+}
+
+/** The REST id of a check from its global id or its REST UUID; null when it can be neither. */
+export const checkRestId = (id: string): string | null => uuidRestId(id, 'Check');
+
+/** The REST id of a group from its global id or its REST integer id; null when it can be neither. */
+export const groupRestId = (id: string): number | null => integerRestId(id, 'CheckGroup');
+
+/**
+ * The REST id a mutation acts on. An id that cannot be one of `type` names nothing the caller has,
+ * so it is NOT_FOUND, exactly like an unknown id or another account's.
+ */
+export function requireRestId<T>(restId: T | null, type: string, id: string): T {
+  if (restId === null) throw codedError('NOT_FOUND', `${type} ${id} not found`);
+  return restId;
 }

@@ -12,10 +12,3 @@ export function resultRestIds(id: string): { checkId: string; resultId: string }
   const [checkId, resultId, extra] = g.restId.split(':');
   return checkId && resultId && extra === undefined && isUuid(checkId) && isUuid(resultId) ? { checkId, resultId } : null;
 }
-
-/** The REST UUID behind a global id of `type`, or a bare REST UUID; null when it can be neither. */
-export function uuidRestId(type: string, id: string): string | null {
-  if (isUuid(id)) return id;
-  const g = fromGlobalId(id);
-  return g?.type === type && isUuid(g.restId) ? g.restId : null;
-}

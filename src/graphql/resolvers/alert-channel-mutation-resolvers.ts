@@ -2,7 +2,7 @@ import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-ty
 import type { GraphqlContext } from '../context.js';
 import { checkRestId, groupRestId, toGlobalId } from '../global-id.js';
 import type { RestAlertChannel, RestChannelSubscription } from '../rest-config-types.js';
-import { integerRestId, requireRestId } from '../rest-id-of.js';
+import { integerRestId, requireRestId } from '../global-id.js';
 import { withUserErrors } from '../user-errors.js';
 
 /** Mutation name part and REST `type` of each channel type. */

@@ -5,7 +5,7 @@ import type { GraphqlContext } from '../context.js';
 import { isIntegerId, toGlobalId } from '../global-id.js';
 import type { NodeType } from '../node-type.js';
 import type { RestAlertChannel, RestAlertChannelConfig, RestChannelSubscription } from '../rest-config-types.js';
-import { integerRestId } from '../rest-id-of.js';
+import { integerRestId } from '../global-id.js';
 import { alertNotificationConnection } from './alert-notification-resolvers.js';
 
 /** GraphQL object type of each REST channel `type`. */

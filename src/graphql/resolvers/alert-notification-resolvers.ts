@@ -6,7 +6,7 @@ import { codedError } from '../errors.js';
 import { checkRestId } from '../global-id.js';
 import type { RestAlertNotification } from '../rest-config-types.js';
 import type { RestQuery } from '../rest-client.js';
-import { integerRestId } from '../rest-id-of.js';
+import { integerRestId } from '../global-id.js';
 
 /** A DateTime argument as the UNIX seconds the REST filters take. */
 function unixSeconds(value: string | null | undefined, argumentName: string): number | undefined {

@@ -1,16 +1,11 @@
 import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types.js';
 import type { GraphqlContext } from '../context.js';
-import { codedError } from '../errors.js';
-import { checkRestId, toGlobalId } from '../global-id.js';
+import { checkRestId, requireRestId, toGlobalId } from '../global-id.js';
 import type { RestCheck } from '../rest-types.js';
 import { withUserErrors, type UserError } from '../user-errors.js';
 
 /** The REST id of a check named in a mutation; an id that cannot be a check is an unknown one. */
-function restIdOf(id: string): string {
-  const restId = checkRestId(id);
-  if (!restId) throw codedError('NOT_FOUND', `Check ${id} not found`);
-  return restId;
-}
+const restIdOf = (id: string) => requireRestId(checkRestId(id), 'Check', id);
 
 function remember(ctx: GraphqlContext, check: RestCheck | null): RestCheck | null {
   if (check) ctx.loaders.checkById.clear(check.id).prime(check.id, check);

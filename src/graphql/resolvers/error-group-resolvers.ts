@@ -2,10 +2,9 @@ import type { Resolvers } from '../__generated__/resolvers-types.js';
 import { offsetConnection, totalOfContentRange } from '../connection.js';
 import type { GraphqlContext } from '../context.js';
 import { codedError } from '../errors.js';
-import { checkRestId, isUuid, toGlobalId } from '../global-id.js';
+import { checkRestId, isUuid, requireRestId, toGlobalId, uuidRestId } from '../global-id.js';
 import type { NodeType } from '../node-type.js';
 import type { RestErrorGroup } from '../rest-result-types.js';
-import { uuidRestId } from '../run-data-ids.js';
 import { withUserErrors } from '../user-errors.js';
 
 /** Node types of this module: check error groups. */
@@ -18,11 +17,7 @@ export const errorGroupNodeTypes: NodeType[] = [
 ];
 
 /** The REST id of an error group named in a mutation; an id that cannot be one is an unknown one. */
-function restIdOf(id: string): string {
-  const restId = uuidRestId('ErrorGroup', id);
-  if (!restId) throw codedError('NOT_FOUND', `Error group ${id} not found`);
-  return restId;
-}
+const restIdOf = (id: string) => requireRestId(uuidRestId(id, 'ErrorGroup'), 'Error group', id);
 
 /** PATCHes an error group's archive flags and returns the payload. */
 async function patch(ctx: GraphqlContext, id: string, body: { archiveForEver?: boolean; archivedUntilNextEvent?: boolean }) {
@@ -36,7 +31,7 @@ async function patch(ctx: GraphqlContext, id: string, body: { archiveForEver?: b
 export const errorGroupResolvers: Resolvers = {
   Query: {
     errorGroup: (_root, { id }, ctx) => {
-      const restId = uuidRestId('ErrorGroup', id);
+      const restId = uuidRestId(id, 'ErrorGroup');
       return restId ? ctx.loaders.errorGroupById.load(restId) : null;
     },
     errorGroups: (_root, { first, after, archived, checkIds }, ctx) => {

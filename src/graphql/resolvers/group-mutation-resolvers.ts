@@ -1,7 +1,7 @@
 import type { CheckGroupInput, MutationResolvers, Resolvers } from '../__generated__/resolvers-types.js';
 import type { GraphqlContext } from '../context.js';
 import { groupRestId, toGlobalId } from '../global-id.js';
-import { requireRestId } from '../rest-id-of.js';
+import { requireRestId } from '../global-id.js';
 import type { RestCheckGroup } from '../rest-types.js';
 import { withUserErrors, type UserError } from '../user-errors.js';
 

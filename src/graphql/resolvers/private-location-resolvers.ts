@@ -5,7 +5,7 @@ import { getOrNull } from '../get-or-null.js';
 import { isUuid, toGlobalId } from '../global-id.js';
 import type { NodeType } from '../node-type.js';
 import type { RestPrivateLocation, RestPrivateLocationKey } from '../rest-config-types.js';
-import { requireRestId, uuidRestId } from '../rest-id-of.js';
+import { requireRestId, uuidRestId } from '../global-id.js';
 import { withUserErrors } from '../user-errors.js';
 
 const fetchLocation = (ctx: GraphqlContext, restId: string) => getOrNull<RestPrivateLocation>(ctx.rest, `/v1/private-locations/${restId}`);

@@ -1,7 +1,7 @@
 import type { Resolvers } from '../__generated__/resolvers-types.js';
 import type { GraphqlContext } from '../context.js';
-import { codedError, RestError } from '../errors.js';
-import { checkRestId } from '../global-id.js';
+import { RestError } from '../errors.js';
+import { checkRestId, requireRestId } from '../global-id.js';
 import type { RestCheckResult } from '../rest-result-types.js';
 
 interface TriggerOutcome {
@@ -47,8 +47,7 @@ async function runThroughTrigger(ctx: GraphqlContext, checkId: string): Promise<
 export const runCheckResolvers: Resolvers = {
   Mutation: {
     runCheck: async (_root, { id }, ctx) => {
-      const checkId = checkRestId(id);
-      if (!checkId) throw codedError('NOT_FOUND', `Check ${id} not found`);
+      const checkId = requireRestId(checkRestId(id), 'Check', id);
       const outcome = await runNow(ctx, checkId);
       for (const r of outcome.results) ctx.loaders.results.resultByKey.prime(`${r.checkId}:${r.id}`, r);
       return { check: await ctx.loaders.checkById.load(checkId), sequenceId: outcome.sequenceId, results: outcome.results, userErrors: [] };

@@ -4,7 +4,7 @@ import type { GraphqlContext } from '../context.js';
 import { isIntegerId, toGlobalId } from '../global-id.js';
 import type { NodeType } from '../node-type.js';
 import type { RestSnippet } from '../rest-config-types.js';
-import { integerRestId, requireRestId } from '../rest-id-of.js';
+import { integerRestId, requireRestId } from '../global-id.js';
 import { withUserErrors } from '../user-errors.js';
 
 /** Node types of this module. */

@@ -1,33 +1,22 @@
 import type { Resolvers } from '../__generated__/resolvers-types.js';
 import { cursorConnection } from '../connection.js';
-import type { GraphqlContext } from '../context.js';
-import { codedError, RestError } from '../errors.js';
-import { checkRestId, isUuid, toGlobalId } from '../global-id.js';
+import { RestError } from '../errors.js';
+import { getOrNull } from '../get-or-null.js';
+import { checkRestId, isUuid, requireRestId, toGlobalId, uuidRestId } from '../global-id.js';
 import type { NodeType } from '../node-type.js';
 import type { RestCheckResult, RestTestSession, RestTestSessionErrorGroup } from '../rest-result-types.js';
-import { uuidRestId } from '../run-data-ids.js';
 import { withUserErrors } from '../user-errors.js';
-
-/** GET of one resource; null when REST answers 404 (unknown, or another account's). */
-async function getOrNull<T>(ctx: GraphqlContext, path: string): Promise<T | null> {
-  try {
-    return (await ctx.rest.get<T>(path)).body;
-  } catch (err) {
-    if (err instanceof RestError && err.status === 404) return null;
-    throw err;
-  }
-}
 
 /** Node types of this module: test sessions and their error groups. */
 export const testSessionNodeTypes: NodeType[] = [
   {
     idType: 'TestSession',
-    fetch: (ctx, restId) => (isUuid(restId) ? getOrNull(ctx, `/v1/test-sessions/${restId}`) : Promise.resolve(null)),
+    fetch: (ctx, restId) => (isUuid(restId) ? getOrNull(ctx.rest, `/v1/test-sessions/${restId}`) : Promise.resolve(null)),
     typeName: () => 'TestSession',
   },
   {
     idType: 'TestSessionErrorGroup',
-    fetch: (ctx, restId) => (isUuid(restId) ? getOrNull(ctx, `/v1/test-session-error-groups/${restId}`) : Promise.resolve(null)),
+    fetch: (ctx, restId) => (isUuid(restId) ? getOrNull(ctx.rest, `/v1/test-session-error-groups/${restId}`) : Promise.resolve(null)),
     typeName: () => 'TestSessionErrorGroup',
   },
 ];
@@ -49,8 +38,8 @@ async function withSelectionErrors<T>(write: () => Promise<T>) {
 export const testSessionResolvers: Resolvers = {
   Query: {
     testSession: (_root, { id }, ctx) => {
-      const restId = uuidRestId('TestSession', id);
-      return restId ? getOrNull<RestTestSession>(ctx, `/v1/test-sessions/${restId}`) : null;
+      const restId = uuidRestId(id, 'TestSession');
+      return restId ? getOrNull<RestTestSession>(ctx.rest, `/v1/test-sessions/${restId}`) : null;
     },
     testSessions: (_root, { first, after }, ctx) =>
       cursorConnection(first, after, async (nextId, limit) => {
@@ -68,8 +57,7 @@ export const testSessionResolvers: Resolvers = {
       return { testSession: value, userErrors };
     },
     cancelTestSession: async (_root, { id }, ctx) => {
-      const restId = uuidRestId('TestSession', id);
-      if (!restId) throw codedError('NOT_FOUND', `Test session ${id} not found`);
+      const restId = requireRestId(uuidRestId(id, 'TestSession'), 'Test session', id);
       const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestTestSession>('POST', `/v1/test-sessions/${restId}/cancel`)).body);
       return { testSession: value, userErrors };
     },
