@@ -63,6 +63,16 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** Whether browsers get a minimal local query page at GET /graphql (`GRAPHQL_LANDING_PAGE`, default off). */
   graphqlLandingPage: boolean;
+  /** Largest GraphQL document (query text) in bytes, refused before it is parsed (`GRAPHQL_MAX_DOCUMENT_BYTES`, default 100 KiB). */
+  graphqlMaxDocumentBytes: number;
+  /** Largest GraphQL variables object in bytes of JSON (`GRAPHQL_MAX_VARIABLES_BYTES`, default 1 MiB). */
+  graphqlMaxVariablesBytes: number;
+  /** What one `__schema` introspection field counts towards `GRAPHQL_MAX_COST` (`GRAPHQL_INTROSPECTION_COST`, default 50). */
+  graphqlIntrospectionCost: number;
+  /** Invalid keys an error answer lists at most, REST 400s and GraphQL userErrors alike (`LOOKOUT_MAX_ERROR_ISSUES`, default 20). */
+  maxErrorIssues: number;
+  /** Deepest nesting of arrays and objects in a JSON body (`LOOKOUT_MAX_JSON_DEPTH`, default 32). */
+  maxJsonDepth: number;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -144,5 +154,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxCost: int('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 1000),
     graphqlIntrospection: flag('GRAPHQL_INTROSPECTION', env.GRAPHQL_INTROSPECTION, true),
     graphqlLandingPage: flag('GRAPHQL_LANDING_PAGE', env.GRAPHQL_LANDING_PAGE, false),
+    graphqlMaxDocumentBytes: Math.max(1024, int('GRAPHQL_MAX_DOCUMENT_BYTES', env.GRAPHQL_MAX_DOCUMENT_BYTES, 100 * 1024)),
+    graphqlMaxVariablesBytes: Math.max(1024, int('GRAPHQL_MAX_VARIABLES_BYTES', env.GRAPHQL_MAX_VARIABLES_BYTES, 1024 * 1024)),
+    graphqlIntrospectionCost: int('GRAPHQL_INTROSPECTION_COST', env.GRAPHQL_INTROSPECTION_COST, 50),
+    maxErrorIssues: Math.max(1, int('LOOKOUT_MAX_ERROR_ISSUES', env.LOOKOUT_MAX_ERROR_ISSUES, 20)),
+    maxJsonDepth: Math.max(4, int('LOOKOUT_MAX_JSON_DEPTH', env.LOOKOUT_MAX_JSON_DEPTH, 32)),
   };
 }

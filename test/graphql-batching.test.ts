@@ -30,6 +30,8 @@ describe.each(BACKENDS)('GraphQL batching, budget and auth forwarding on $name',
   });
 
   it('answers the group of 50 checks with at most 2 REST calls, as counted by the service too', async () => {
+    // The layer checks a key with GET /v1/accounts/me once per 30 s, outside any operation: checked before counting.
+    await gql(s.a, '{ __typename }');
     const counter = countRestRequests(s);
     const res = await gql(s.a, '{ checks(first: 50) { totalCount nodes { name group { name } } } }');
     counter.stop();
@@ -41,6 +43,8 @@ describe.each(BACKENDS)('GraphQL batching, budget and auth forwarding on $name',
   });
 
   it('loads 25 checks named by id (aliases), each with its group, with 2 REST calls', async () => {
+    // The layer checks a key with GET /v1/accounts/me once per 30 s, outside any operation: checked before counting.
+    await gql(s.a, '{ __typename }');
     const counter = countRestRequests(s);
     const wanted = checkIds.slice(0, 25);
     const query = `{ ${wanted.map((id, i) => `c${i}: check(id: "${id}") { checkId group { groupId } }`).join(' ')} }`;
@@ -100,18 +104,20 @@ describe.each(BACKENDS)('GraphQL batching, budget and auth forwarding on $name',
     }
   });
 
-  it('maps a REST 429 to RATE_LIMITED with retryAfter, and an unreachable backend to BACKEND_UNAVAILABLE', async () => {
+  it('maps a REST 429 to RATE_LIMITED with retryAfter, and an unreachable backend to BACKEND_UNAVAILABLE (503, before the operation runs)', async () => {
     const [limited, unreachable] = await Promise.all([
       startTestServer({ backend, config: { rateLimitMax: 1 } }),
       startTestServer({ backend, config: { graphqlBackendUrl: 'http://127.0.0.1:9' } }),
     ]);
     try {
-      expect((await gql(limited.a, '{ viewer { name } }')).data).toEqual({ viewer: { name: expect.any(String) } });
-      const over = await gql(limited.a, '{ viewer { name } }');
+      // Not `viewer`: the key check before the first operation spends GET /v1/accounts/me's budget of 1.
+      expect((await gql(limited.a, '{ checks(first: 1) { totalCount } }')).data).toEqual({ checks: { totalCount: 0 } });
+      const over = await gql(limited.a, '{ checks(first: 1) { totalCount } }');
       expect(over.errors?.[0]?.extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
       const down = await gql(unreachable.a, '{ check(id: "00000000-0000-4000-8000-000000000000") { id } }');
+      expect(down.status).toBe(503);
       expect(down.errors?.map((e) => e.extensions?.code)).toEqual(['BACKEND_UNAVAILABLE']);
-      expect(down.data).toEqual({ check: null });
+      expect(down.data).toBeUndefined();
     } finally {
       await limited.close();
       await unreachable.close();
@@ -125,13 +131,14 @@ describe.each(BACKENDS)('GraphQL batching, budget and auth forwarding on $name',
     expect(res.body.data).toBeUndefined();
   });
 
-  it('forwards an unknown API key, which the REST API refuses as UNAUTHENTICATED', async () => {
+  it('checks an API key with the REST API first, and answers one it refuses with UNAUTHENTICATED (401) and no data', async () => {
     const res = await s.raw('POST', '/graphql', {
       body: JSON.stringify({ query: '{ viewer { name } }' }),
       headers: { 'content-type': 'application/json', authorization: 'Bearer not-a-key' },
     });
+    expect(res.status).toBe(401);
     expect(res.body.errors.map((e: any) => e.extensions.code)).toEqual(['UNAUTHENTICATED']);
-    expect(res.body.data).toBeNull();
+    expect(res.body.data).toBeUndefined();
   });
 
   it("forwards the account header: a key sent with another account's id is FORBIDDEN", async () => {

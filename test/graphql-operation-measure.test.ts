@@ -60,7 +60,8 @@ describe('measuring an operation before it runs', () => {
     ['an inline fragment counts like its fields', '{ items(first: 3) { nodes { ... on Item { badge } } } }', 5],
     ['a fragment spread twice counts twice', '{ items(first: 3) { nodes { ...B ...B } } } fragment B on Item { badge }', 2 + 3 * 2],
     ['an interface field counts from its definition', '{ thing(id: 1) { owner { name } ... on Item { badge } } }', 3],
-    ['introspection is free', '{ __schema { types { name fields { name type { ofType { ofType { ofType { name } } } } } } } }', 0],
+    ['`__schema` costs the introspection cost (default 50), whatever it selects', '{ __schema { types { name fields { name type { ofType { ofType { ofType { name } } } } } } } }', 50],
+    ['`__type` costs 1', '{ __type(name: "Item") { name fields { name } } }', 1],
     ['__typename is free', '{ __typename items { __typename } }', 2],
     ['`@skip(if: true)` leaves fields out', '{ viewer @skip(if: true) { name } items { nodes { id } } }', 2],
     ['`@include(if: false)` leaves fields out', '{ viewer @include(if: false) { name } }', 0],
@@ -92,7 +93,7 @@ describe('measuring an operation before it runs', () => {
     ['a connection', '{ items { nodes { id } } }', 3],
     ['nested connections', '{ items { nodes { children { nodes { children { edges { node { id } } } } } } } }', 8],
     ['a fragment adds its own depth', '{ items { ...P } } fragment P on ItemConnection { nodes { owner { name } } }', 4],
-    ['introspection does not count', '{ viewer { name } __schema { types { fields { type { ofType { ofType { name } } } } } } }', 2],
+    ['introspection counts like any field', '{ viewer { name } __schema { types { fields { type { ofType { ofType { name } } } } } } }', 7],
     ['__typename counts as a field', '{ __typename }', 1],
   ])('measures depth: %s', (_name, query, depth) => {
     expect(measure(query).depth).toBe(depth);
@@ -102,7 +103,9 @@ describe('measuring an operation before it runs', () => {
     ['none', '{ viewer { name } }', 0],
     ['on root and nested fields', '{ a: viewer { n: name } b: items { nodes { id } } }', 3],
     ['in a fragment, once per spread', '{ items { nodes { ...A } } more: items { nodes { ...A } } } fragment A on Item { o: owner { name } }', 3],
-    ['not in introspection', '{ __schema { t: types { n: name } } }', 0],
+    ['in introspection too', '{ __schema { t: types { n: name } } }', 2],
+    ['on introspection root fields', '{ a: __schema { queryType { name } } b: __type(name: "Item") { name } }', 2],
+    ['on __typename', '{ t: __typename items { n: __typename } }', 2],
   ])('counts aliases: %s', (_name, query, aliases) => {
     expect(measure(query).aliases).toBe(aliases);
   });

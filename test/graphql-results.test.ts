@@ -77,6 +77,8 @@ describe.each(BACKENDS)('GraphQL run data (results, statuses, error groups, test
 
   describe('batching that scales with the query, not with its lists', () => {
     it('answers 100 checks with their status, 5 latest results and open error groups with 4 REST calls', async () => {
+      // The layer checks a key with GET /v1/accounts/me once per 30 s, outside any operation: checked before counting.
+      await gql(a, '{ __typename }');
       const counter = countRestRequests(s);
       const res = await gql(a, `{ checks(first: 100) { nodes {
         checkId
@@ -100,6 +102,8 @@ describe.each(BACKENDS)('GraphQL run data (results, statuses, error groups, test
     });
 
     it('reads the typed parts of 100 × 5 results in the same single results call when they are asked for', async () => {
+      // The layer checks a key with GET /v1/accounts/me once per 30 s, outside any operation: checked before counting.
+      await gql(a, '{ __typename }');
       const counter = countRestRequests(s);
       const res = await gql(a, `{ checks(first: 100) { nodes { latestResults { errors { code } apiCheckResult { response { status } } } } } }`);
       counter.stop();
@@ -110,6 +114,8 @@ describe.each(BACKENDS)('GraphQL run data (results, statuses, error groups, test
     });
 
     it('answers the analytics summary of 100 checks with one REST call', async () => {
+      // The layer checks a key with GET /v1/accounts/me once per 30 s, outside any operation: checked before counting.
+      await gql(a, '{ __typename }');
       const counter = countRestRequests(s);
       const res = await gql(a, `{ checks(first: 100) { nodes { checkId analyticsSummary(metrics: ["availability", "responseTime_max"], quickRange: LAST_24_HOURS) {
         from to values { metric value } availability: value(metric: "availability") } } } }`);

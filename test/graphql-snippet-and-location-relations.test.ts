@@ -44,6 +44,8 @@ describe.each(BACKENDS)('GraphQL relations of snippets and private locations on 
 
   describe('setup and teardown snippets', () => {
     it('resolves the snippets of 30 checks with one REST call for all of them', async () => {
+      // The layer checks a key with GET /v1/accounts/me once per 30 s, outside any operation: checked before counting.
+      await gql(s.a, '{ __typename }');
       const counter = countRestRequests(s);
       const res = await gql(s.a, `{ checks(first: 50, filter: {checkType: API, search: "api-"}) { nodes {
         name ... on ApiCheck { setupSnippetId setupSnippet { snippetId name script } tearDownSnippet { name } } } } }`);
@@ -69,6 +71,8 @@ describe.each(BACKENDS)('GraphQL relations of snippets and private locations on 
       const list = await gql(s.a, '{ snippets(first: 100) { nodes { id snippetId } } }');
       const ids = list.data.snippets.nodes.map((n: { id: string }) => n.id);
       expect(ids.length).toBeGreaterThanOrEqual(4);
+      // The layer checks a key with GET /v1/accounts/me once per 30 s, outside any operation: checked before counting.
+      await gql(s.a, '{ __typename }');
       const counter = countRestRequests(s);
       const res = await gql(s.a, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Snippet { snippetId } } }`, { ids });
       counter.stop();
@@ -135,6 +139,8 @@ describe.each(BACKENDS)('GraphQL relations of snippets and private locations on 
     });
 
     it('gives the private locations of 30 checks and a group as objects with one REST call for all of them', async () => {
+      // The layer checks a key with GET /v1/accounts/me once per 30 s, outside any operation: checked before counting.
+      await gql(s.a, '{ __typename }');
       const counter = countRestRequests(s);
       const res = await gql(s.a, `{ checks(first: 50, filter: {checkType: API}) { nodes { name privateLocationNodes { slugName name keys { maskedKey } } } }
         checkGroup(id: "${groupId}") { privateLocationNodes { slugName } } }`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { interpolateVariables, variableValues } from '../src/runner/interpolate-variables.js';
-import { createScrubber, SCRUBBED, scrubDeep, secretValues } from '../src/runner/scrub-secrets.js';
+import { createScrubber, SCRUBBED, scrubDeep, secretValues } from '../src/domain/scrub-secrets.js';
 
 describe('interpolateVariables', () => {
   const values = variableValues([

@@ -34,7 +34,9 @@ export function alertChannelsRoutes(app: Api, { store }: ApiContext): void {
   app.put('/v1/alert-channels/:id', {
     schema: {
       tags, summary: 'Update an alert channel',
-      description: 'Fields left out keep their value; a config sent replaces the stored one. Secret fields left out or sent masked keep their value; webhookSecret: null removes it.',
+      description: 'Fields left out keep their value; a config sent replaces the stored one. Secret fields left out or sent masked keep their value; webhookSecret: null removes it. '
+        + 'Locked webhook headers and query parameters read back with value null; sent back with value null (or without value) they keep the stored value of the same key, '
+        + 'a value sent replaces it, and one left out of the list is removed. Unlocking an entry needs its value.',
       params: IdParams, body: AlertChannelUpdate,
     },
   }, async (req) => channels.update(req.principal.accountId, req.params.id, req.body));

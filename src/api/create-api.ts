@@ -1,4 +1,4 @@
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,12 +7,18 @@ import type { Api, ApiContext } from './api-context.js';
 import { createAuthenticator } from './authenticate.js';
 import { errorBody, installErrorHandling } from './http-errors.js';
 import { validatorCompiler } from './validation.js';
+import { createInputRules } from './input-rules.js';
 import { ROUTE_MODULES } from './routes.js';
 
 /** Options of the REST API server. */
 export interface ApiOptions {
   context: ApiContext;
   logger: Logger;
+}
+
+/** Whether a route takes the shared input rules; GraphQL answers in its own shape and opts out (`config.inputRules: false`). */
+function inputRulesApply(req: FastifyRequest): boolean {
+  return (req.routeOptions.config as { inputRules?: boolean } | undefined)?.inputRules !== false;
 }
 
 /** Builds the REST API (not listening yet): conventions, auth, rate limits, OpenAPI and every route. */
@@ -26,22 +32,31 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Client-supplied request ids make request logs joinable across the GraphQL layer and the service.
     requestIdHeader: 'x-request-id',
+    // A path that is not valid percent-encoded UTF-8 (`%ED%A0%80`, a lone surrogate) is refused by the
+    // router before any route: answer it in the conventions.md shape like every other 400.
+    frameworkErrors: (err, _req, reply) => {
+      const status = typeof (err as { statusCode?: number }).statusCode === 'number' ? (err as { statusCode: number }).statusCode : 400;
+      const message = err.code === 'FST_ERR_BAD_URL' ? 'The URL path is not valid percent-encoded UTF-8' : err.message;
+      (reply as unknown as { code(n: number): { send(b: unknown): void } }).code(status).send(errorBody(status, message, status === 400 ? { validation: { source: 'params', keys: [], issues: [], omitted: 0 } } : {}));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
 
   app.setValidatorCompiler(validatorCompiler);
-  installErrorHandling(app);
+  installErrorHandling(app, { maxIssues: config.maxErrorIssues });
+  const inputRules = createInputRules({ maxDepth: config.maxJsonDepth, maxIssues: config.maxErrorIssues });
 
   // Clients send `Content-Type: application/json` on bodiless GET and DELETE requests: an empty body is no body.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    // PostgreSQL text and jsonb cannot hold NUL: refuse it here instead of failing at the insert.
-    if (typeof body === 'string' && body.includes('\\u0000')) {
-      const err = Object.assign(new Error('Body contains a NUL character (\\u0000), which cannot be stored'), { statusCode: 400 });
-      return done(err, undefined);
-    }
-    jsonParser(req, body as string, done);
+    jsonParser(req, body as string, (err, parsed) => {
+      if (err) return done(err, undefined);
+      // Routes that answer in another shape (GraphQL) apply their own rules to what they forward.
+      if (!inputRulesApply(req)) return done(null, parsed);
+      const refused = inputRules.check(parsed, 'payload');
+      return refused ? done(refused, undefined) : done(null, parsed);
+    });
   });
 
   await app.register(swagger, {
@@ -65,8 +80,11 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
   const authenticate = createAuthenticator(store);
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (req) => {
-    if (req.routeOptions.config?.public || req.is404) return;
-    req.principal = await authenticate(req);
+    if (req.is404) return;
+    if (!req.routeOptions.config?.public) req.principal = await authenticate(req);
+    // Path and query text the store cannot hold is refused here, for every route alike.
+    const refused = inputRules.check(req.params, 'params') ?? inputRules.check(req.query, 'query');
+    if (refused && inputRulesApply(req)) throw refused;
   });
 
   if (config.rateLimitMax > 0) {

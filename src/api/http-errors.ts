@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { isLookoutError, type ErrorCode } from '../domain/lookout-error.js';
+import { boundIssues, describeIssues, DEFAULT_MAX_ISSUES, isLookoutError, type ErrorCode, type LookoutError } from '../domain/lookout-error.js';
 
 /** HTTP status per stable error code: the only place codes become statuses. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -30,7 +30,11 @@ export interface ErrorBody {
   statusCode: number;
   error: string;
   message: string;
-  validation?: { source: string; keys: string[] };
+  /**
+   * 400 only: the invalid keys (each once, at most `LOOKOUT_MAX_ERROR_ISSUES`), each key's own
+   * message in `issues`, and how many more invalid keys there were in `omitted`.
+   */
+  validation?: { source: string; keys: string[]; issues: { key: string; message: string }[]; omitted: number };
   attributes?: Record<string, unknown>;
 }
 
@@ -38,8 +42,28 @@ export function errorBody(statusCode: number, message: string, extra: Partial<Er
   return { statusCode, error: REASON[statusCode] ?? 'Error', message, ...extra };
 }
 
+/** Options of installErrorHandling. */
+export interface ErrorHandlingOptions {
+  /** Invalid keys a 400 lists at most (`LOOKOUT_MAX_ERROR_ISSUES`). */
+  maxIssues?: number;
+}
+
+/** The 400 body of a VALIDATION error: its keys and message bounded, whatever size the input had. */
+function validationBody(err: LookoutError, maxIssues: number): Partial<ErrorBody> & { message: string } {
+  const omittedBefore = Number(err.attributes?.omittedIssues ?? 0);
+  const bounded = boundIssues(err.issues, maxIssues);
+  const omitted = bounded.omitted + omittedBefore;
+  // Messages of a few keys are kept as written (some say more than the issue list); long lists are summarised.
+  const summarised = omitted > 0 || bounded.issues.length > DEFAULT_MAX_ISSUES || err.message.length > 4096;
+  const message = summarised ? describeIssues(bounded.issues, maxIssues, omitted) : err.message;
+  return {
+    message,
+    validation: { source: err.source ?? 'payload', keys: bounded.issues.map((i) => i.key), issues: bounded.issues, omitted },
+  };
+}
+
 /** Installs the error and not-found handlers that give every failure the conventions.md shape. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, { maxIssues = DEFAULT_MAX_ISSUES }: ErrorHandlingOptions = {}): void {
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send(errorBody(404, `Route ${req.method}:${req.url.split('?')[0]} not found`));
   });
@@ -48,8 +72,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (isLookoutError(err)) {
       const status = STATUS_OF[err.code];
       if (err.retryAfter != null) reply.header('Retry-After', String(err.retryAfter));
+      if (err.code === 'VALIDATION') {
+        const { message, ...extra } = validationBody(err, maxIssues);
+        return reply.code(status).send(errorBody(status, message, extra));
+      }
       const extra: Partial<ErrorBody> = {};
-      if (err.code === 'VALIDATION') extra.validation = { source: err.source ?? 'payload', keys: err.issues.map((i) => i.key) };
       if (err.attributes) extra.attributes = err.attributes;
       if (status >= 500) req.log.error({ err }, 'request failed');
       return reply.code(status).send(errorBody(status, err.message, extra));
@@ -66,7 +93,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     const message = err.code === 'FST_ERR_CTP_INVALID_JSON' || err.name === 'SyntaxError'
       ? 'Body is not valid JSON'
       : String(err.message ?? REASON[status]);
-    const extra: Partial<ErrorBody> = status === 400 ? { validation: { source: 'payload', keys: [] } } : {};
+    const extra: Partial<ErrorBody> = status === 400 ? { validation: { source: 'payload', keys: [], issues: [], omitted: 0 } } : {};
     return reply.code(status).send(errorBody(status, message, extra));
   });
 }

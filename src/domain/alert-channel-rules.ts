@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars';
+import { missingValueIssues } from './alert-channel-locked-entries.js';
 import type { AlertChannelType } from './catalog.js';
 import { isRequestUrl } from './check-rules.js';
 import type { Issue } from './lookout-error.js';
@@ -16,11 +17,11 @@ export function handlebarsProblem(template: string): string | undefined {
 }
 
 /**
- * Rules a channel config (already valid against its type's schema) must also follow. Keys are
- * prefixed with `config.`, as the client sent them.
+ * Rules a channel config (already valid against its type's schema, stored values of locked
+ * entries put back) must also follow. Keys are prefixed with `config.`, as the client sent them.
  */
 export function alertChannelConfigIssues(type: AlertChannelType, config: Record<string, any>): Issue[] {
-  const issues: Issue[] = [];
+  const issues: Issue[] = missingValueIssues(type, config);
   if (type === 'WEBHOOK') {
     if (!isRequestUrl(config.url)) issues.push({ key: 'config.url', message: 'must be an http(s) URL' });
     if (typeof config.template === 'string') {

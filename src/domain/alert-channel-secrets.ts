@@ -1,3 +1,4 @@
+import { joinLockedValues, keepLockedValues, LOCKABLE_LISTS, splitLockedValues } from './alert-channel-locked-entries.js';
 import type { AlertChannelType } from './catalog.js';
 
 /** Config fields of each channel type that are secrets: stored apart from the config, never read back. */
@@ -24,16 +25,39 @@ export function maskSecret(value: string): string {
   return value.length >= 8 ? MASK + value.slice(-4) : MASK;
 }
 
-/** Splits an accepted config into the public part (stored in `data.config`) and its secrets. */
+/**
+ * Splits an accepted config into the public part (stored in `data.config`) and its secrets: the
+ * secret fields, and the values of locked entries (see alert-channel-locked-entries), which the
+ * public part keeps as null.
+ */
 export function splitSecrets(type: AlertChannelType, config: Record<string, any>): { config: Record<string, any>; secrets: Record<string, string> } {
-  const pub = { ...config };
-  const secrets: Record<string, string> = {};
+  const { config: pub, values } = splitLockedValues(type, config);
+  const secrets: Record<string, string> = { ...values };
   for (const field of SECRET_CONFIG_FIELDS[type]) {
     const value = pub[field];
     if (typeof value === 'string' && value !== '') secrets[field] = value;
     delete pub[field];
   }
   return { config: pub, secrets };
+}
+
+/** The full config a channel was accepted with, from its stored public part and secrets: what deliveries use. */
+export function withSecrets(type: AlertChannelType, config: Record<string, any>, secrets: Record<string, string>): Record<string, any> {
+  const out = joinLockedValues(type, config, secrets);
+  for (const field of SECRET_CONFIG_FIELDS[type]) {
+    if (typeof secrets[field] === 'string') out[field] = secrets[field];
+  }
+  return out;
+}
+
+/** The secret values in a full config (secret fields and locked entries), to keep them out of what is logged or stored. */
+export function secretValuesOf(type: AlertChannelType, config: Record<string, any>): string[] {
+  const values = SECRET_CONFIG_FIELDS[type].map((field) => config[field]);
+  for (const list of LOCKABLE_LISTS[type] ?? []) {
+    const entries: unknown = config[list];
+    if (Array.isArray(entries)) values.push(...entries.filter((e) => e?.locked === true).map((e) => e.value));
+  }
+  return values.filter((v): v is string => typeof v === 'string' && v !== '');
 }
 
 /** What each secret field of `type` reads back as, given the stored secrets. */
@@ -49,14 +73,16 @@ export function maskedSecrets(type: AlertChannelType, secrets: Record<string, st
 /**
  * The config an update means, secrets resolved against the stored ones: a secret field left out,
  * or sent back in its masked form, keeps the stored value; any other value (null included) is taken
- * as sent, so a new value replaces the secret and null clears an optional one.
+ * as sent, so a new value replaces the secret and null clears an optional one. Locked entries
+ * sent without a value keep theirs (keepLockedValues), looked up in `storedConfig` and `stored`.
  */
 export function resolveSecretsOnUpdate(
   type: AlertChannelType,
   incoming: Record<string, any>,
   stored: Record<string, string>,
+  storedConfig: Record<string, any> = {},
 ): Record<string, any> {
-  const out = { ...incoming };
+  const out = keepLockedValues(type, incoming, joinLockedValues(type, storedConfig, stored));
   for (const field of SECRET_CONFIG_FIELDS[type]) {
     const current = stored[field];
     const sentMasked = current !== undefined && SHOWN_MASKED.has(field) && incoming[field] === maskSecret(current);

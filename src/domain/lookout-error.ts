@@ -45,11 +45,49 @@ export class LookoutError extends Error {
   }
 }
 
-/** Throws a VALIDATION error naming every bad key, when there are any. */
+/** Issues an error message lists at most when the caller does not say (`LOOKOUT_MAX_ERROR_ISSUES`). */
+export const DEFAULT_MAX_ISSUES = 20;
+
+/**
+ * The issues with one entry per key (the first), at most `max` of them, and how many other keys
+ * had issues: an answer stays small however many items of a list are wrong.
+ */
+export function boundIssues(issues: readonly Issue[], max: number = DEFAULT_MAX_ISSUES): { issues: Issue[]; omitted: number } {
+  const seen = new Set<string>();
+  const kept: Issue[] = [];
+  let omitted = 0;
+  for (const issue of issues) {
+    if (seen.has(issue.key)) continue;
+    seen.add(issue.key);
+    if (kept.length < max) kept.push(issue);
+    else omitted++;
+  }
+  return { issues: kept, omitted };
+}
+
+/** One sentence per issue (`"request.port" must be <= 65535`), bounded as boundIssues does. */
+export function describeIssues(issues: readonly Issue[], max: number = DEFAULT_MAX_ISSUES, omittedBefore = 0): string {
+  const bounded = boundIssues(issues, max);
+  const omitted = bounded.omitted + omittedBefore;
+  const sentences = bounded.issues.map((i) => (i.key === '(root)' ? `body ${i.message}` : `"${i.key}" ${i.message}`));
+  if (omitted > 0) sentences.push(`${omitted} more invalid ${omitted === 1 ? 'key is' : 'keys are'} not listed`);
+  return sentences.join('. ');
+}
+
+/**
+ * A VALIDATION error naming the bad keys: every issue is kept (the edge lists as many as it is set
+ * to), the message names a bounded number of them. `omittedBefore` counts issues already dropped.
+ */
+export function validationError(issues: readonly Issue[], source: InputSource = 'payload', omittedBefore = 0): LookoutError {
+  return new LookoutError('VALIDATION', describeIssues(issues, DEFAULT_MAX_ISSUES, omittedBefore), {
+    issues: [...issues], source, attributes: omittedBefore > 0 ? { omittedIssues: omittedBefore } : undefined,
+  });
+}
+
+/** Throws a VALIDATION error naming the bad keys, when there are any. */
 export function assertValid(issues: Issue[], source: InputSource = 'payload'): void {
   if (issues.length === 0) return;
-  const message = issues.map((i) => `"${i.key}" ${i.message}`).join('. ');
-  throw new LookoutError('VALIDATION', message, { issues, source });
+  throw validationError(issues, source);
 }
 
 export function notFound(what: string, id: unknown): LookoutError {

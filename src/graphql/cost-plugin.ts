@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { GraphqlContext } from './context.js';
-import { measureOperation, type OperationMeasure } from './operation-measure.js';
+import { measureOperation, type MeasureOptions, type OperationMeasure } from './operation-measure.js';
 
 /** Limits an operation is held to before it runs; 0 turns a limit off. */
 export interface OperationLimits {
@@ -33,13 +33,18 @@ export function limitError(measure: OperationMeasure, limits: OperationLimits): 
  * refuses it with QUERY_TOO_DEEP, TOO_MANY_ALIASES or QUERY_TOO_COSTLY (HTTP 400) past a limit.
  * Every response reports in `extensions.cost` the REST calls used, the budget and the estimate.
  */
-export function createCostPlugin({ limits, budget }: { limits: OperationLimits; budget: number }): ApolloServerPlugin<GraphqlContext> {
+export function createCostPlugin({ limits, budget, measure: measureOptions = {} }: {
+  limits: OperationLimits;
+  budget: number;
+  /** How introspection is costed (`GRAPHQL_INTROSPECTION_COST`). */
+  measure?: MeasureOptions;
+}): ApolloServerPlugin<GraphqlContext> {
   return {
     async requestDidStart() {
       let estimated: number | undefined;
       return {
         async didResolveOperation({ schema, document, operationName, request }) {
-          const measure = measureOperation(schema, document, operationName, request.variables);
+          const measure = measureOperation(schema, document, operationName, request.variables, measureOptions);
           estimated = measure.cost;
           const error = limitError(measure, limits);
           if (error) throw error;

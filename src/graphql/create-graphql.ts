@@ -9,12 +9,16 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createBoundedCache } from './bounded-cache.js';
 import { buildExecutableSchema, mergeResolvers, type ResolverMap } from './build-executable-schema.js';
+import { createCallerVerifier } from './create-caller-verifier.js';
 import { createCostPlugin } from './cost-plugin.js';
 import { createContextFactory, type GraphqlContext, type IncomingHeaders } from './context.js';
 import { createErrorFormatter } from './errors.js';
 import { createReferenceResolver } from './federation.js';
 import { landingPagePlugin } from './landing-page.js';
+import { createGraphqlRouteGuard } from './graphql-route-guard.js';
 import { legacyJsonStatus } from './legacy-json-status.js';
+import { DEFAULT_INTROSPECTION_COST } from './operation-measure.js';
+import { DEFAULT_REQUEST_SIZE_LIMITS } from './request-size-error.js';
 import { createRestClient, type RestClient } from './rest-client.js';
 import { checkGroupResolvers } from './resolvers/check-group-resolvers.js';
 import { checkMutationResolvers } from './resolvers/check-mutation-resolvers.js';
@@ -63,7 +67,8 @@ export const CORE_RESOLVERS = [
 export interface GraphqlOptions {
   app: FastifyInstance;
   config: Pick<Config, 'graphqlBackendUrl' | 'graphqlRestBudget'> & Partial<Pick<Config,
-    'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost' | 'graphqlIntrospection' | 'graphqlLandingPage'>>;
+    'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost' | 'graphqlIntrospection' | 'graphqlLandingPage'
+    | 'graphqlMaxDocumentBytes' | 'graphqlMaxVariablesBytes' | 'graphqlIntrospectionCost' | 'maxErrorIssues'>>;
   logger: Logger;
   /** More resolver maps (subscriptions) merged over the core ones. */
   resolvers?: ResolverMap[];
@@ -80,11 +85,20 @@ export interface Graphql {
 }
 
 /**
+ * graphql-js ends variable coercion after 50 errors with one more error, which has neither a code nor
+ * the variable's node Apollo recognises coercion errors by: it is the caller's input, not a bug.
+ */
+const TOO_MANY_VARIABLE_ERRORS = 'Too many errors processing variables';
+
+/**
  * Apollo raises a few request errors with an HTTP status but no code (an APQ hash that does not match
  * its query): they are the caller's mistake, shown as BAD_REQUEST rather than masked as internal.
  */
 function withUncodedRequestErrors(format: ReturnType<typeof createErrorFormatter>): ReturnType<typeof createErrorFormatter> {
   return (formatted, error) => {
+    if (error instanceof GraphQLError && !error.path && error.message.startsWith(TOO_MANY_VARIABLE_ERRORS)) {
+      return { message: formatted.message, extensions: { code: 'BAD_USER_INPUT' } };
+    }
     const status = error instanceof GraphQLError ? (error.extensions?.http as { status?: number } | undefined)?.status : undefined;
     if (status && status >= 400 && status < 500 && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
       return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } };
@@ -104,14 +118,23 @@ function ownUrl(app: FastifyInstance): string {
 /**
  * Registers Apollo Server at /graphql on the existing Fastify app. The route is public for the REST
  * auth hook: the caller's Authorization and account headers are forwarded on every REST call instead,
- * so the REST API authenticates (and rate-limits) each call as the caller.
+ * so the REST API authenticates (and rate-limits) each call as the caller. Before Apollo sees a
+ * request, the route's guard checks the caller with the REST API and the request's size
+ * (graphql-route-guard.ts), so a refused caller or an oversized document is never parsed.
  */
 export async function createGraphql({ app, config, logger, resolvers = [] }: GraphqlOptions): Promise<Graphql> {
   const schema = buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, ...resolvers]), {
     resolveReference: createReferenceResolver(NODE_TYPES) as never,
   });
-  const client = createRestClient({ baseUrl: () => config.graphqlBackendUrl ?? ownUrl(app), budget: config.graphqlRestBudget });
+  const client = createRestClient({ baseUrl: () => config.graphqlBackendUrl ?? ownUrl(app), budget: config.graphqlRestBudget, maxErrorIssues: config.maxErrorIssues });
   const contextFromHeaders = createContextFactory({ client, logger });
+  const guard = createGraphqlRouteGuard({
+    verify: createCallerVerifier({ client }),
+    limits: {
+      maxDocumentBytes: config.graphqlMaxDocumentBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxDocumentBytes,
+      maxVariablesBytes: config.graphqlMaxVariablesBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxVariablesBytes,
+    },
+  });
 
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
@@ -128,6 +151,7 @@ export async function createGraphql({ app, config, logger, resolvers = [] }: Gra
       createCostPlugin({
         budget: config.graphqlRestBudget,
         limits: { maxDepth: config.graphqlMaxDepth ?? 15, maxAliases: config.graphqlMaxAliases ?? 30, maxCost: config.graphqlMaxCost ?? 1000 },
+        measure: { introspectionCost: config.graphqlIntrospectionCost ?? DEFAULT_INTROSPECTION_COST },
       }),
       landingPagePlugin(config.graphqlLandingPage ?? false),
       // Federation traces (ftv1) would hand a gateway error details formatError masks.
@@ -143,8 +167,13 @@ export async function createGraphql({ app, config, logger, resolvers = [] }: Gra
     method: ['GET', 'POST', 'OPTIONS'],
     url: GRAPHQL_PATH,
     schema: { hide: true },
-    // The REST calls it makes are each authenticated and rate-limited as the caller.
-    config: { public: true, rateLimit: false } as never,
+    // The REST calls it makes are each authenticated and rate-limited as the caller; the REST input
+    // rules (answered in the REST error shape) apply to what those calls send, not to this request.
+    config: { public: true, rateLimit: false, inputRules: false } as never,
+    bodyLimit: guard.bodyLimit,
+    onRequest: guard.onRequest,
+    preHandler: guard.preHandler,
+    errorHandler: guard.errorHandler,
     onSend: legacyJsonStatus,
     handler: fastifyApolloHandler(apollo, { context: async (req) => contextFromHeaders(req.headers) }),
   });

@@ -2,11 +2,14 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from 'pino';
 import type { RestErrorBody } from './rest-types.js';
+import { DEFAULT_MAX_ERROR_ISSUES, MAX_MESSAGE_CHARS, truncate, validationIssues, type ValidationIssue } from './validation-issues.js';
 
 /** Codes a GraphQL error of this layer carries in `extensions.code`. */
 export type GraphqlErrorCode =
   | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'RATE_LIMITED' | 'BAD_USER_INPUT' | 'CONFLICT'
-  | 'PAYMENT_REQUIRED' | 'BACKEND_UNAVAILABLE' | 'REST_BUDGET_EXCEEDED';
+  | 'PAYMENT_REQUIRED' | 'BACKEND_UNAVAILABLE' | 'REST_BUDGET_EXCEEDED'
+  // Refused before the document is parsed (HTTP 413): see request-size-error.ts.
+  | 'DOCUMENT_TOO_LARGE' | 'VARIABLES_TOO_LARGE' | 'REQUEST_TOO_LARGE';
 
 const CODE_OF_STATUS: Record<number, GraphqlErrorCode> = {
   400: 'BAD_USER_INPUT',
@@ -18,21 +21,35 @@ const CODE_OF_STATUS: Record<number, GraphqlErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
-/** A failed REST call, already shaped as the GraphQL error it becomes; keeps the status and body for mutations. */
+/**
+ * A failed REST call, already shaped as the GraphQL error it becomes; keeps the status and body for
+ * mutations. A 400's invalid keys are read once here, bounded: `issues` (at most `maxIssues`, each key
+ * once with its own message) and `omitted` (how many more there were); `extensions.validationKeys`
+ * lists the keys of `issues` and `extensions.omittedValidationKeys` the count of the others.
+ */
 export class RestError extends GraphQLError {
   readonly status: number;
   readonly body: RestErrorBody | undefined;
+  readonly issues: ValidationIssue[];
+  readonly omitted: number;
 
-  constructor(status: number, body: RestErrorBody | undefined, retryAfter?: number) {
+  constructor(status: number, body: RestErrorBody | undefined, retryAfter?: number, { maxIssues = DEFAULT_MAX_ERROR_ISSUES }: { maxIssues?: number } = {}) {
     const code: GraphqlErrorCode = status === 0 || status >= 500 ? 'BACKEND_UNAVAILABLE' : CODE_OF_STATUS[status] ?? 'BAD_USER_INPUT';
     // Backend failures say nothing about the backend's internals; 4xx messages are written for callers.
-    const message = code === 'BACKEND_UNAVAILABLE' ? 'The REST backend is unavailable' : body?.message ?? `REST call failed with status ${status}`;
+    const restMessage = typeof body?.message === 'string' ? truncate(body.message, MAX_MESSAGE_CHARS) : undefined;
+    const message = code === 'BACKEND_UNAVAILABLE' ? 'The REST backend is unavailable' : restMessage ?? `REST call failed with status ${status}`;
     const extensions: Record<string, unknown> = { code };
     if (code === 'RATE_LIMITED' && retryAfter !== undefined) extensions.retryAfter = retryAfter;
-    if (code === 'BAD_USER_INPUT' && body?.validation) extensions.validationKeys = body.validation.keys;
+    const { issues, omitted } = code === 'BAD_USER_INPUT' ? validationIssues(body, maxIssues) : { issues: [], omitted: 0 };
+    if (code === 'BAD_USER_INPUT' && body?.validation) {
+      extensions.validationKeys = issues.map((i) => i.key);
+      if (omitted > 0) extensions.omittedValidationKeys = omitted;
+    }
     super(message, { extensions });
     this.status = status;
     this.body = body;
+    this.issues = issues;
+    this.omitted = omitted;
   }
 }
 

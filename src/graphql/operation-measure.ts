@@ -1,13 +1,13 @@
 import {
   getNamedType, getNullableType, getOperationAST, isInterfaceType, isListType, isObjectType, Kind,
-  getVariableValues, valueFromASTUntyped,
+  getVariableValues, SchemaMetaFieldDef, TypeMetaFieldDef, valueFromASTUntyped,
   type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLNamedType,
   type GraphQLSchema, type GraphQLType, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 
 /** What the limits look at in one operation, computed before it runs. */
 export interface OperationMeasure {
-  /** Deepest nesting of fields (a root field is at depth 1). Introspection does not count. */
+  /** Deepest nesting of fields (a root field is at depth 1), introspection fields included. */
   depth: number;
   /** Aliased fields, counted once per place they appear after fragments are spread. */
   aliases: number;
@@ -17,6 +17,15 @@ export interface OperationMeasure {
 
 /** Size assumed for a list whose length the operation does not bound (and the most a `first` may ask). */
 export const MAX_LIST_SIZE = 100;
+
+/** What one `__schema` field costs when the caller does not say (`GRAPHQL_INTROSPECTION_COST`). */
+export const DEFAULT_INTROSPECTION_COST = 50;
+
+/** Options of measureOperation. */
+export interface MeasureOptions {
+  /** Cost of one `__schema` field (default DEFAULT_INTROSPECTION_COST); `__type` costs 1. */
+  introspectionCost?: number;
+}
 
 /**
  * One selection set's contribution, linear in the number of parent objects `m` it is resolved for:
@@ -62,17 +71,22 @@ function listDepth(type: GraphQLType): number {
  * batched fields cost `calls` once per occurrence; `perParent` fields cost `calls` for every parent,
  * the sizes of the enclosing lists multiplied in: a connection's `first` (its variable's value, or the
  * argument's default when absent, at most 100) for the lists directly inside the connection (and a
- * list field's own `first`), 100 for other lists. Federation's `_entities` costs one call per representation. Introspection (`__schema`,
- * `__type`) is free and does not count towards depth or aliases. Fields under `@skip(if: true)` or
+ * list field's own `first`), 100 for other lists. Federation's `_entities` costs one call per representation.
+ * Introspection is measured like any field (its depth and aliases count): answering it makes no REST
+ * call, but a whole schema is a large answer, so `__schema` costs `introspectionCost` (default 50) and
+ * `__type` costs 1; `__typename` is free. Fields under `@skip(if: true)` or
  * `@include(if: false)` are left out. Fragments are summarised once each, so a document spreading
  * fragments exponentially often is measured (and refused) in linear time.
  */
 export function measureOperation(
   schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null,
+  { introspectionCost = DEFAULT_INTROSPECTION_COST }: MeasureOptions = {},
 ): OperationMeasure {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return { depth: 0, aliases: 0, cost: 0 };
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+  // Only whether they coerce matters here: the first error is enough (a huge list of wrong values
+  // would otherwise build one error per item before execution reports at most 50 of them).
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 1 });
   // Variables that do not coerce fail the operation before any REST call; measure as if they were left out.
   const vars: Record<string, unknown> = coerced.coerced ?? {};
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -107,13 +121,16 @@ export function measureOperation(
 
   const field = (node: FieldNode, parentType: GraphQLNamedType, connectionSize: number | null): Summary => {
     const name = node.name.value;
-    if (name === '__schema' || name === '__type') return EMPTY;
     const aliases = node.alias ? 1 : 0;
     if (name === '__typename' || !(isObjectType(parentType) || isInterfaceType(parentType))) return { ...EMPTY, depth: 1, aliases };
-    const def = parentType.getFields()[name];
+    // The meta fields are not among the root type's own fields; they exist on the query root only.
+    const introspection = (name === '__schema' || name === '__type') && parentType === schema.getQueryType();
+    const def = introspection ? (name === '__schema' ? SchemaMetaFieldDef : TypeMetaFieldDef) as GraphQLField<unknown, unknown> : parentType.getFields()[name];
     if (!def) return { ...EMPTY, depth: 1, aliases };
     const entities = name === '_entities' ? representationsOf(node) : null;
-    const { calls, perParent } = entities !== null ? { calls: entities, perParent: false } : restCostOf(def);
+    const { calls, perParent } = entities !== null ? { calls: entities, perParent: false }
+      : introspection ? { calls: name === '__schema' ? introspectionCost : 1, perParent: false }
+        : restCostOf(def);
     const own: Summary = { depth: 1, aliases, fixed: perParent ? 0 : calls, perParent: perParent ? calls : 0 };
     if (!node.selectionSet) return own;
     // A list has as many items as the connection around it (or its own `first`) asks for; else up to 100.

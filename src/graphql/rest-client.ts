@@ -41,6 +41,8 @@ export interface RestClientOptions {
   budget: number;
   /** Sockets per backend origin. */
   connections?: number;
+  /** Invalid keys of a REST 400 kept at most (`LOOKOUT_MAX_ERROR_ISSUES`). */
+  maxErrorIssues?: number;
 }
 
 function queryString(query: RestQuery | undefined): string {
@@ -64,7 +66,7 @@ function retryAfterOf(value: string | string[] | undefined): number | undefined 
  * forwards the caller's Authorization and account headers, counts its calls and refuses calls past
  * its budget with REST_BUDGET_EXCEEDED (only the fields needing those calls fail).
  */
-export function createRestClient({ baseUrl, budget: defaultBudget, connections = 64 }: RestClientOptions): RestClient {
+export function createRestClient({ baseUrl, budget: defaultBudget, connections = 64, maxErrorIssues }: RestClientOptions): RestClient {
   const pools = new Map<string, Pool>();
   const idsUnsupported = new Map<string, Set<string>>();
 
@@ -116,7 +118,9 @@ export function createRestClient({ baseUrl, budget: defaultBudget, connections =
             throw new RestError(502, undefined);
           }
         }
-        if (res.statusCode >= 400) throw new RestError(res.statusCode, parsed as RestErrorBody | undefined, retryAfterOf(res.headers['retry-after']));
+        if (res.statusCode >= 400) {
+          throw new RestError(res.statusCode, parsed as RestErrorBody | undefined, retryAfterOf(res.headers['retry-after']), { maxIssues: maxErrorIssues });
+        }
         // Non-JSON answers (SVG badges) come back as their text.
         return { status: res.statusCode, body: (parsed ?? (text || undefined)) as T, headers: res.headers };
       }

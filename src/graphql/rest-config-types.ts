@@ -27,6 +27,13 @@ export interface RestAlertChannel extends AlertChannelSettings {
 /** The `config` of a channel, read field by field by the config types. */
 export type RestAlertChannelConfig = Record<string, unknown>;
 
+/** A webhook header or query parameter as a channel's config holds it: a locked one's value reads back as null. */
+export interface RestWebhookKeyValue {
+  key: string;
+  value?: string | null;
+  locked?: boolean;
+}
+
 /** One delivery attempt of an alert to a channel (`GET /v1/alert-notifications`). */
 export interface RestAlertNotification {
   id: string;

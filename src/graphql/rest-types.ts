@@ -169,6 +169,10 @@ export interface RestErrorBody {
   statusCode: number;
   error: string;
   message: string;
-  validation?: { source: string; keys: string[] };
+  /**
+   * 400 only: the invalid keys, each key's own message in `issues` and how many more invalid keys were
+   * not listed in `omitted`. Older backends send `keys` alone (every invalid key, however many).
+   */
+  validation?: { source: string; keys: string[]; issues?: { key: string; message: string }[]; omitted?: number };
   attributes?: Record<string, unknown>;
 }

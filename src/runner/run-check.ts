@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { attemptTimeoutMs } from '../domain/attempt-timeout.js';
 import { nextRetry, type RetryStrategy } from '../domain/retry-schedule.js';
+import { scrubDeep, type Scrubber } from '../domain/scrub-secrets.js';
 import type { RecordRunInput } from '../service/record-run.js';
 import type { Executor, RunnableCheck, RunVariable } from './executor.js';
+import { runScrubber } from './run-scrubber.js';
+import { scrubbingLogger } from './scrubbing-logger.js';
 
 /** What is recorded for one attempt: the recorder's input. */
 export type RecordInput = RecordRunInput;
@@ -54,9 +57,14 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
  * every attempt but the last is stored as an ATTEMPT result, the last as the FINAL one, all with
  * the run's sequenceId. A parallel run shares one sequenceId across its locations, so alerting
  * can count it once.
+ *
+ * Whatever an executor left of the run's secret variables is scrubbed before a result is stored,
+ * from what executors log and from the errors a run throws (the caller logs them).
  */
 export async function runCheck(options: RunCheckOptions): Promise<RunOutcome> {
-  const { check, executor, record, signal, logger } = options;
+  const { check, executor, record, signal } = options;
+  const scrub = runScrubber(options.variables);
+  const logger = scrubbingLogger(options.logger, scrub);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   const sequenceId = randomUUID();
@@ -67,7 +75,7 @@ export async function runCheck(options: RunCheckOptions): Promise<RunOutcome> {
     const startedAt = now();
     let location = firstLocation;
     for (let attempt = 1; ; attempt++) {
-      const probe = await executor(check, { location, variables: options.variables, timeoutMs, signal, logger });
+      const probe = scrubDeep(await executor(check, { location, variables: options.variables, timeoutMs, signal, logger }), scrub);
       const decision = signal.aborted
         ? ({ retry: false } as const)
         : nextRetry(strategy, {
@@ -86,6 +94,17 @@ export async function runCheck(options: RunCheckOptions): Promise<RunOutcome> {
     }
   };
 
-  const finals = await Promise.all(options.locations.map((l) => runIn(l)));
+  const finals = await Promise.all(options.locations.map((l) => runIn(l).catch((err: unknown) => {
+    throw scrubbedInPlace(err, scrub);
+  })));
   return { sequenceId, finals };
+}
+
+/** `err` with its message and stack scrubbed; in place, so its class and fields stay for the caller. */
+function scrubbedInPlace(err: unknown, scrub: Scrubber): unknown {
+  if (err instanceof Error) {
+    err.message = scrub(err.message);
+    if (typeof err.stack === 'string') err.stack = scrub(err.stack);
+  }
+  return err;
 }

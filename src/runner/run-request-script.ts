@@ -34,6 +34,8 @@ export interface RequestScriptInput {
   response: ScriptResponse | null;
   /** The run's variables; the script's `process.env` is exactly these. */
   env: Record<string, string>;
+  /** Hides the run's secrets in log lines before they are cut to length (a cut could split a secret). */
+  scrub?: (text: string) => string;
   timeoutMs: number;
   signal: AbortSignal;
 }
@@ -73,7 +75,8 @@ export function runRequestScript(input: RequestScriptInput): Promise<RequestScri
     const logs: ScriptLogLine[] = [];
     const addLog = (level: string, message: string) => {
       if (logs.length >= MAX_LOG_LINES) return;
-      const text = message.length > MAX_LOG_LINE_LENGTH ? `${message.slice(0, MAX_LOG_LINE_LENGTH)}…` : message;
+      const scrubbed = input.scrub ? input.scrub(message) : message;
+      const text = scrubbed.length > MAX_LOG_LINE_LENGTH ? `${scrubbed.slice(0, MAX_LOG_LINE_LENGTH)}…` : scrubbed;
       logs.push({ time: new Date().toISOString(), level, message: text });
     };
     let settled = false;

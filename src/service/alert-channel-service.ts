@@ -2,20 +2,21 @@ import { ALERT_CHANNEL_CONFIG_SCHEMAS, SubscriptionInput, SubscriptionInputList 
 import { validateBody } from '../api/validation.js';
 import { alertChannelConfigIssues, subscriptionTargetIssues } from '../domain/alert-channel-rules.js';
 import { mergeAlertChannelSettings, type AlertChannelSettings } from '../domain/alert-channel-settings.js';
-import { maskedSecrets, resolveSecretsOnUpdate, splitSecrets } from '../domain/alert-channel-secrets.js';
+import { hideLockedValues } from '../domain/alert-channel-locked-entries.js';
+import { maskedSecrets, resolveSecretsOnUpdate, splitSecrets, withSecrets } from '../domain/alert-channel-secrets.js';
 import type { AlertChannelType } from '../domain/catalog.js';
 import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
 import type { AlertChannelRow, AlertChannelWrite, ChannelSubscription } from '../store/alert-channels-repository.js';
 import type { Store } from '../store/create-store.js';
 import type { Repositories } from '../store/repositories.js';
 
-/** A stored channel as the API shows it: secret config fields masked or null. */
+/** A stored channel as the API shows it: secret config fields masked or null, locked values null. */
 export function toAlertChannelView(row: AlertChannelRow): Record<string, any> {
   const { config, ...settings } = row.data;
   return {
     id: row.id,
     type: row.type,
-    config: { ...config, ...row.masked_secrets },
+    config: { ...hideLockedValues(row.type as AlertChannelType, config), ...row.masked_secrets },
     subscriptions: row.subs,
     ...mergeAlertChannelSettings(settings),
     created_at: row.created_at.toISOString(),
@@ -71,7 +72,7 @@ export function createAlertChannelService({ store }: { store: Store }) {
       return read(store, accountId, id);
     },
 
-    /** Merges `body` into the channel; a config sent replaces the stored one, secrets aside (see resolveSecretsOnUpdate). */
+    /** Merges `body` into the channel; a config sent replaces the stored one, secrets and locked values aside (see resolveSecretsOnUpdate). */
     async update(accountId: string, id: number, body: { type?: AlertChannelType; config?: unknown } & SettingsInput) {
       return store.transaction(async (repos) => {
         const row = await repos.alertChannels.getWithSecrets(accountId, id);
@@ -85,8 +86,8 @@ export function createAlertChannelService({ store }: { store: Store }) {
         }
         const { config: storedConfig, ...storedSettings } = row.data;
         const config = body.config !== undefined
-          ? acceptConfig(type, resolveSecretsOnUpdate(type, body.config as Record<string, any>, row.secrets))
-          : { ...storedConfig, ...row.secrets };
+          ? acceptConfig(type, resolveSecretsOnUpdate(type, body.config as Record<string, any>, row.secrets, storedConfig))
+          : withSecrets(type, storedConfig, row.secrets);
         const settings = mergeAlertChannelSettings(body, mergeAlertChannelSettings(storedSettings));
         await repos.alertChannels.update(accountId, id, toWrite(type, config, settings));
         return read(repos, accountId, id);

@@ -2,7 +2,7 @@ import {
   DEFAULT_SUMMARY_METRICS, metricAppliesTo, metricMetadata, metricsFor, parseMetric, type MetricSpec,
 } from '../domain/analytics-metrics.js';
 import { CHECK_TYPES, type CheckType } from '../domain/catalog.js';
-import { LookoutError, notFound, type Issue } from '../domain/lookout-error.js';
+import { notFound, validationError, type Issue } from '../domain/lookout-error.js';
 import { requestedWindow, type WindowQuery } from '../domain/quick-range.js';
 import type { AnalyticsCell, AnalyticsQuery } from '../store/analytics-repository.js';
 import type { CheckRow } from '../store/checks-repository.js';
@@ -29,7 +29,7 @@ export interface SummaryQuery extends WindowQuery {
 const HTTP_TYPES: readonly string[] = ['API', 'URL'];
 
 function invalid(issues: Issue[], source: 'query' | 'payload' = 'query'): never {
-  throw new LookoutError('VALIDATION', issues.map((i) => `"${i.key}" ${i.message}`).join('. '), { issues, source });
+  throw validationError(issues, source);
 }
 
 function statusFilter(filter: ('success' | 'failure')[] | undefined): 'success' | 'failure' | null {

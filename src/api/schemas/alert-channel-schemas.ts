@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { ALERT_CHANNEL_TYPES, HTTP_METHODS, type AlertChannelType } from '../../domain/catalog.js';
-import { KeyValue, Nullable } from './common.js';
+import { Nullable } from './common.js';
 
 export const OPSGENIE_REGIONS = ['US', 'EU'] as const;
 export const OPSGENIE_PRIORITIES = ['P1', 'P2', 'P3', 'P4', 'P5'] as const;
@@ -10,7 +10,16 @@ const Name = Type.String({ minLength: 1, maxLength: 256 });
 /** E.164: a plus, a country code that does not start with 0, at most 15 digits in all. */
 const PhoneNumber = Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$', description: 'E.164 number, e.g. +31612345678' });
 const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
-const KeyValues = Type.Optional(Nullable(Type.Array(KeyValue, { maxItems: 100 })));
+/**
+ * A webhook header or query parameter. A locked one is write-only: it reads back with value null,
+ * and sent back so (or without value) it keeps the stored value of its key; the rules of
+ * alert-channel-locked-entries say when a value is required.
+ */
+const LockableKeyValue = Type.Object(
+  { key: Type.String({ maxLength: 1024 }), value: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))), locked: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+const KeyValues = Type.Optional(Nullable(Type.Array(LockableKeyValue, { maxItems: 100 })));
 
 /** The `config` of each channel type; validated in the handler once `type` is known. */
 export const ALERT_CHANNEL_CONFIG_SCHEMAS: Record<AlertChannelType, Type.TObject> = {
@@ -47,7 +56,8 @@ const ConfigObject = Type.Object({}, {
   additionalProperties: true,
   description: 'Depends on `type`: EMAIL {address}; SLACK {url, channel}; SLACK_APP {channel, url}; WEBHOOK {name, url, method, '
     + 'template, headers, queryParameters, webhookSecret, webhookType}; SMS and CALL {name, number}; PAGERDUTY {account, '
-    + 'serviceName, serviceKey}; OPSGENIE {name, apiKey, region, priority}. Secrets (webhookSecret, apiKey, serviceKey) never read back.',
+    + 'serviceName, serviceKey}; OPSGENIE {name, apiKey, region, priority}. Secrets (webhookSecret, apiKey, serviceKey) never read back; '
+    + 'nor do the values of locked webhook headers and query parameters (value: null).',
 });
 
 /** Notification settings; null means "not given" (default on create, unchanged on update). */

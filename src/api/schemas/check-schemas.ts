@@ -204,7 +204,7 @@ export const GenericCheckBody = Type.Object({
 
 export const CheckListQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
     tag: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 50 })),
     checkType: Type.Optional(Type.Enum([...CHECK_TYPES])),

@@ -100,7 +100,7 @@ export const Tags = Nullable(Type.Array(Type.String({ maxLength: 256 }), { maxIt
 
 /** Offset pagination query (`page`, `limit`) shared by list routes. */
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
 };
 

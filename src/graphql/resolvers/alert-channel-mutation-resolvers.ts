@@ -3,7 +3,7 @@ import type { GraphqlContext } from '../context.js';
 import { checkRestId, groupRestId, toGlobalId } from '../global-id.js';
 import type { RestAlertChannel, RestChannelSubscription } from '../rest-config-types.js';
 import { integerRestId, requireRestId } from '../global-id.js';
-import { withUserErrors } from '../user-errors.js';
+import { TOO_MANY_ERRORS, withUserErrors, type UserError } from '../user-errors.js';
 
 /** Mutation name part and REST `type` of each channel type. */
 const CHANNEL_TYPES = [
@@ -65,7 +65,8 @@ const mutation: MutationResolvers = {
       (await ctx.rest.send<RestChannelSubscription[]>('PUT', `/v1/alert-channels/${restId}/subscriptions`, body)).body);
     if (!value) {
       // REST names entries of the list it was sent (`0.checkId`); the input names them under `subscriptions`.
-      return { alertChannel: null, subscriptions: null, userErrors: userErrors.map((e) => ({ ...e, field: e.field ? `subscriptions.${e.field}` : 'subscriptions' })) };
+      const underInput = (e: UserError) => (e.code === TOO_MANY_ERRORS ? e : { ...e, field: e.field ? `subscriptions.${e.field}` : 'subscriptions' });
+      return { alertChannel: null, subscriptions: null, userErrors: userErrors.map(underInput) };
     }
     // Subscriptions changed the channel and the checks and groups named: later fields read them afresh.
     for (const s of value) {

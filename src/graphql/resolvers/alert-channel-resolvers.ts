@@ -4,7 +4,7 @@ import { offsetConnection, totalOfContentRange } from '../connection.js';
 import type { GraphqlContext } from '../context.js';
 import { isIntegerId, toGlobalId } from '../global-id.js';
 import type { NodeType } from '../node-type.js';
-import type { RestAlertChannel, RestAlertChannelConfig, RestChannelSubscription } from '../rest-config-types.js';
+import type { RestAlertChannel, RestAlertChannelConfig, RestChannelSubscription, RestWebhookKeyValue } from '../rest-config-types.js';
 import { integerRestId } from '../global-id.js';
 import { alertNotificationConnection } from './alert-notification-resolvers.js';
 
@@ -36,6 +36,20 @@ function masked(value: unknown): string | null {
   if (typeof value !== 'string' || value === '') return null;
   if (value.startsWith(MASK)) return value;
   return value.length >= 8 ? MASK + value.slice(-4) : MASK;
+}
+
+/**
+ * Webhook headers or query parameters as they may be read. The REST API already answers a locked
+ * value as null; one that is not (a backend that forgot) is dropped here, so the graph never
+ * carries it.
+ */
+function webhookEntries(list: unknown) {
+  if (!Array.isArray(list)) return [];
+  return (list as RestWebhookKeyValue[]).map((e) => ({
+    key: e.key,
+    value: e.locked === true || typeof e.value !== 'string' ? null : e.value,
+    locked: e.locked === true,
+  }));
 }
 
 /** Channels of subscriptions `{alertChannelId, activated}`, in order, through the batching loader; deleted ones left out. */
@@ -93,8 +107,8 @@ export const alertChannelResolvers: Resolvers = {
   AlertChannel: { __resolveType: (c) => alertChannelTypeName(c) as never },
   WebhookAlertChannelConfig: {
     method: (cfg) => ((cfg.method as string | undefined) ?? 'POST') as never,
-    headers: (cfg) => (cfg.headers as never[] | null | undefined) ?? [],
-    queryParameters: (cfg) => (cfg.queryParameters as never[] | null | undefined) ?? [],
+    headers: (cfg) => webhookEntries(cfg.headers),
+    queryParameters: (cfg) => webhookEntries(cfg.queryParameters),
     url: str('url'),
     template: str('template'),
     webhookType: str('webhookType'),

@@ -6,7 +6,8 @@ import type { Config } from '../../config.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { limitError } from '../cost-plugin.js';
 import { createRemoteEventSources } from '../create-remote-event-source.js';
-import { measureOperation } from '../operation-measure.js';
+import { DEFAULT_INTROSPECTION_COST, measureOperation } from '../operation-measure.js';
+import { DEFAULT_REQUEST_SIZE_LIMITS } from '../request-size-error.js';
 import { createBusEventSources } from './create-bus-event-sources.js';
 import { createRestAuthenticator } from './create-rest-authenticator.js';
 import { createSubscriptionServer, type SubscriptionServer } from './create-subscription-server.js';
@@ -17,7 +18,8 @@ export interface GraphqlSubscriptionsOptions {
   /** The GraphQL layer's executable schema, with `subscriptionResolvers` merged in. */
   schema: GraphQLSchema;
   bus: EventBus;
-  config: Pick<Config, 'graphqlBackendUrl' | 'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost'>;
+  config: Pick<Config, 'graphqlBackendUrl' | 'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost'>
+    & Partial<Pick<Config, 'graphqlIntrospectionCost' | 'graphqlMaxDocumentBytes' | 'graphqlMaxVariablesBytes'>>;
   logger: Logger;
   /** Context of queries and mutations sent over a socket: the HTTP endpoint's context factory. */
   contextFromHeaders?: (headers: Record<string, string>) => object;
@@ -38,6 +40,7 @@ function listeningUrl(app: FastifyInstance): string {
 export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, contextFromHeaders }: GraphqlSubscriptionsOptions): SubscriptionServer {
   const remote = config.graphqlBackendUrl;
   const limits = { maxDepth: config.graphqlMaxDepth, maxAliases: config.graphqlMaxAliases, maxCost: config.graphqlMaxCost };
+  const measure = { introspectionCost: config.graphqlIntrospectionCost ?? DEFAULT_INTROSPECTION_COST };
   const authenticate = createRestAuthenticator(() => remote ?? listeningUrl(app));
   const server = createSubscriptionServer({
     server: app.server,
@@ -47,8 +50,12 @@ export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, c
     logger,
     operationContext: contextFromHeaders,
     // The HTTP endpoint's limits hold over sockets too.
+    sizeLimits: {
+      maxDocumentBytes: config.graphqlMaxDocumentBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxDocumentBytes,
+      maxVariablesBytes: config.graphqlMaxVariablesBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxVariablesBytes,
+    },
     checkOperation: (document, operationName, variables) => {
-      const error = limitError(measureOperation(schema, document, operationName, variables), limits);
+      const error = limitError(measureOperation(schema, document, operationName, variables, measure), limits);
       if (!error) return null;
       const { http: _http, ...extensions } = error.extensions;
       return new GraphQLError(error.message, { extensions });

@@ -5,6 +5,7 @@ import { getOperationAST, GraphQLError, subscribe as graphqlSubscribe, type Docu
 import { CloseCode, makeServer, handleProtocols } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { DEFAULT_REQUEST_SIZE_LIMITS, maxBodyBytes, requestSizeError, type RequestSizeLimits } from '../request-size-error.js';
 import type { AccountEventSources, AccountEventsLease } from './account-event-source.js';
 import { connectionHeaders, type ConnectionAuthenticator } from './create-rest-authenticator.js';
 import { createDocumentCache } from './document-cache.js';
@@ -49,6 +50,12 @@ export interface SubscriptionServerOptions {
   checkOperation?: (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined) => GraphQLError | null;
   /** Milliseconds between keep-alive pings (a socket missing a pong for as long is dropped); default 12,000. */
   keepAliveMs?: number;
+  /**
+   * Largest document and variables of a `subscribe` (the HTTP endpoint's limits): larger ones are
+   * answered with an `error` message for that operation before the document is parsed. A message
+   * larger than both and some slack closes the socket with 1009 (WebSocket "Message Too Big").
+   */
+  sizeLimits?: RequestSizeLimits;
 }
 
 /** What a running subscription server offers its owner. */
@@ -110,6 +117,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const maxBytes = options.maxQueuedBytes ?? 1024 * 1024;
   const keepAliveMs = options.keepAliveMs ?? 12_000;
   const maxSubscriptions = options.maxSubscriptionsPerSocket ?? 100;
+  const sizeLimits = options.sizeLimits ?? DEFAULT_REQUEST_SIZE_LIMITS;
   const monitor = new EventEmitter();
   const fanOut = createSubscriptionFanOut({
     onExecute: (key, subscribers) => monitor.emit('execute', key, subscribers),
@@ -162,6 +170,13 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       return { accountId: who.accountId };
     },
     onSubscribe(ctx, _id, payload) {
+      // Only acknowledged sockets get here (graphql-ws closes others with 4401 unparsed); sizes are
+      // decided before anything parses the document.
+      const tooLarge = requestSizeError(payload ?? {}, sizeLimits);
+      if (tooLarge) {
+        const { http: _http, ...extensions } = tooLarge.extensions;
+        return [new GraphQLError(tooLarge.message, { extensions })];
+      }
       // graphql-ws has already registered this one: more than the limit means one too many.
       if (Object.keys(ctx.subscriptions).length > maxSubscriptions) {
         return [new GraphQLError(`Too many subscriptions on this socket: at most ${maxSubscriptions} at once`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
@@ -208,7 +223,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     },
   });
 
-  const wss = new WebSocketServer({ noServer: true, handleProtocols, maxPayload: 1024 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, handleProtocols, maxPayload: maxBodyBytes(sizeLimits) });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? '/', 'http://x').pathname !== path) {
       // Another upgrade handler may own this path; without one the socket would dangle.

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { secretValuesOf, withSecrets } from '../../domain/alert-channel-secrets.js';
 import type { AlertMessage } from '../../domain/alert-message.js';
 import type { AlertChannelType } from '../../domain/catalog.js';
 import { isRetryableFailure, retryDelayMs } from '../../domain/delivery-retry.js';
+import { createScrubber, scrubDeep, secretValues, type Scrubber } from '../../domain/scrub-secrets.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { toAlertNotificationView } from '../../service/alert-notification-view.js';
 import type { AlertChannelWithSecrets } from '../../store/alert-channels-repository.js';
@@ -52,20 +54,24 @@ export function createAlertDeliveries(options: AlertDeliveriesOptions) {
   let sweepTimer: ClockTimer | null = null;
   let closed = false;
 
-  async function accountVariables(accountId: string): Promise<Record<string, string>> {
-    const rows = await store.runner.accountVariables(accountId);
-    return Object.fromEntries(rows.map((v) => [v.key, v.value]));
-  }
-
+  /**
+   * One attempt through the channel's notifier, with the channel's full config. What comes back is
+   * stored, published and logged: the channel's secrets and the secret variables a webhook template
+   * may use are scrubbed from it (a receiver may echo a header in its answer).
+   */
   async function send(accountId: string, channel: AlertChannelWithSecrets, alert: AlertMessage): Promise<NotifyResult> {
     const type = channel.type as AlertChannelType;
     const notifier = NOTIFIERS[type];
     if (!notifier) return configurationFailure(`alert channels of type ${channel.type} cannot be delivered`);
+    const config = withSecrets(type, channel.data.config, channel.secrets);
+    let scrub: Scrubber = (text) => text;
     try {
-      const variables = type === 'WEBHOOK' ? await accountVariables(accountId) : {};
-      return await notifier({ id: channel.id, type, config: { ...channel.data.config, ...channel.secrets } }, alert, { ...options.context, variables });
+      const rows = type === 'WEBHOOK' ? await store.runner.accountVariables(accountId) : [];
+      scrub = createScrubber([...secretValuesOf(type, config), ...secretValues(rows)]);
+      const variables = Object.fromEntries(rows.map((v) => [v.key, v.value]));
+      return scrubDeep(await notifier({ id: channel.id, type, config }, alert, { ...options.context, variables }), scrub);
     } catch (err) {
-      return { ok: false, error: `delivery failed: ${err instanceof Error ? err.message : String(err)}` };
+      return { ok: false, error: scrub(`delivery failed: ${err instanceof Error ? err.message : String(err)}`) };
     }
   }
 

@@ -1,8 +1,9 @@
 import { RESPONSE_TIME_LIMITS } from '../../domain/catalog.js';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
+import { scrubDeep } from '../../domain/scrub-secrets.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
+import { runScrubber } from '../run-scrubber.js';
 import { toProbeError } from './network-error.js';
-import { createScrubber, scrubDeep, secretValues } from '../scrub-secrets.js';
 
 /** What a probe measured, before the check's limits and `shouldFail` are applied. */
 export interface ProbeFacts {
@@ -37,7 +38,7 @@ export function finishProbe(check: RunnableCheck, ctx: Pick<RunContext, 'variabl
   const overMaxResponseTime = limited !== null && max !== undefined && limited > max;
   const isDegraded = limited !== null && !overMaxResponseTime && degraded !== undefined && limited > degraded;
   const failed = facts.errors.length > 0 || facts.assertions.some((a) => !a.passed) || overMaxResponseTime;
-  const scrub = createScrubber(secretValues(ctx.variables));
+  const scrub = runScrubber(ctx.variables);
   return {
     startedAt: facts.startedAt,
     stoppedAt,

@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../config.js';
 import { DEFAULT_RUNTIME_ID } from '../../domain/catalog.js';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
+import { scrubDeep } from '../../domain/scrub-secrets.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
 import { killProcessTree } from '../kill-process-tree.js';
-import { createScrubber, scrubDeep, secretValues } from '../scrub-secrets.js';
+import { runScrubber } from '../run-scrubber.js';
 import { finishProbe } from './finish-probe.js';
 import { CANCELLED_CODE, TIMEOUT_CODE } from './network-error.js';
 
@@ -196,7 +197,7 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
     const dirs: Dirs = { root, work: path.join(root, 'work'), tmp: path.join(root, 'tmp'), shots: path.join(root, 'shots') };
     await Promise.all([mkdir(dirs.work), mkdir(dirs.tmp), mkdir(dirs.shots)]);
     const outcome = await runChild(options, script, needsBrowser, ctx, dirs);
-    const scrub = createScrubber(secretValues(ctx.variables));
+    const scrub = runScrubber(ctx.variables);
     const assets = await keepAssets(dirs, outcome.result?.screenshots ?? [], options.assetsDir, (name) => scrub(name), (line) => outcome.logs.push(line));
     return finish(check, ctx, startedAt, { ...outcome, assets });
   } finally {
@@ -381,7 +382,7 @@ function finish(check: RunnableCheck, ctx: RunContext, startedAt: Date, f: Finis
     networkError: error?.code === 'SCRIPT_ERROR' && NETWORK_FAILURE.test(error.message),
     details: null,
   }, stoppedAt);
-  const scrubbed = scrubDeep(detail, createScrubber(secretValues(ctx.variables)));
+  const scrubbed = scrubDeep(detail, runScrubber(ctx.variables));
   return {
     ...probe,
     hasFailures: probe.hasFailures || errors.some((e) => RUNNER_FAILURE_CODES.has(e.code)),

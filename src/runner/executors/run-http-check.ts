@@ -2,13 +2,14 @@ import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
 import { evaluateAssertions, type Assertion } from '../../domain/evaluate-assertion.js';
+import { SCRUBBED, scrubDeep, secretValues, type Scrubber } from '../../domain/scrub-secrets.js';
 import type { RunContext, RunnableCheck } from '../executor.js';
 import { probeHttp, type HttpProbeOutcome, type HttpTimingPhases } from '../http-probe.js';
 import { interpolateVariables, variableValues } from '../interpolate-variables.js';
 import {
   runRequestScript, SCRIPT_TIME_LIMIT_MS, type ScriptLogLine, type ScriptRequest, type ScriptResponse,
 } from '../run-request-script.js';
-import { createScrubber, scrubDeep, secretValues, type Scrubber } from '../scrub-secrets.js';
+import { runScrubber } from '../run-scrubber.js';
 import { finishProbe } from './finish-probe.js';
 
 /** Bytes of the response body kept in the stored result (assertions saw up to MAX_BODY_READ_BYTES). */
@@ -66,8 +67,8 @@ type JobLog = { setup: ScriptLogLine[]; request: ScriptLogLine[]; teardown: Scri
  * is the first STORED_BODY_BYTES bytes (`bodyTruncated` says it was cut, `bodySize` is the size
  * received). `details` is `{ssl, timingPhases, statusCode}` with `ssl` the HTTPS target's
  * certificate `{daysRemaining, validFrom, validTo, issuer, subject, authorized, authorizationError}`.
- * Secret variable values (raw, URL-encoded, base64, and a basic-auth token built from them) are
- * scrubbed from everything kept.
+ * Secret variable values, in every form createScrubber knows (any case, URL-encoded, base64...),
+ * and a whole basic-auth token built from them are scrubbed from everything kept.
  */
 export async function runHttpCheck(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContext): Promise<ProbeResult> {
   const startedAt = new Date();
@@ -106,20 +107,18 @@ async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContex
     body: interpolateVariables(r.body, vals),
   });
   request = interpolate(request, values);
-  const secrets = secretValues(ctx.variables);
 
   const setupScript = isApi ? scriptOf(check.data.localSetupScript) : null;
   if (setupScript) {
     const env = Object.fromEntries(values);
     const outcome = await runRequestScript({
-      phase: 'setup', script: setupScript, request: toScriptRequest(request), response: null, env,
+      phase: 'setup', script: setupScript, request: toScriptRequest(request), response: null, env, scrub: runScrubber(ctx.variables),
       timeoutMs: Math.min(SCRIPT_TIME_LIMIT_MS, remaining()), signal: ctx.signal,
     });
     jobLog.setup = outcome.logs;
     if (!outcome.ok) {
       errors.push({ code: 'SETUP_SCRIPT_FAILED', message: outcome.error });
-      const scrub = createScrubber(secrets);
-      return finish(check, ctx, scrub, { startedAt, request, probe: null, errors, jobLog, assertions: [], kind });
+      return finish(check, ctx, runScrubber(ctx.variables), { startedAt, request, probe: null, errors, jobLog, assertions: [], kind });
     }
     const changed = new Map(Object.entries(outcome.env).filter(([k, v]) => env[k] !== v));
     values = new Map([...values, ...changed]);
@@ -128,10 +127,7 @@ async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContex
 
   const basicAuth = isApi ? basicAuthOf(source.basicAuth, values) : null;
   const wire = wireRequest(request, isApi ? String(source.bodyType ?? 'NONE') : 'NONE', basicAuth);
-  if (basicAuth && secrets.some((s) => basicAuth.username.includes(s) || basicAuth.password.includes(s))) {
-    secrets.push(basicAuth.token);
-  }
-  const scrub = createScrubber(secrets);
+  const scrub = withBasicAuthToken(runScrubber(ctx.variables), basicAuth, secretValues(ctx.variables));
 
   const probe = await probeHttp({
     method: wire.method,
@@ -160,7 +156,7 @@ async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContex
   if (teardownScript && observed) {
     const outcome = await runRequestScript({
       phase: 'teardown', script: teardownScript, request: toScriptRequest(wire), response: observed,
-      env: Object.fromEntries(values), timeoutMs: Math.min(SCRIPT_TIME_LIMIT_MS, remaining()), signal: ctx.signal,
+      env: Object.fromEntries(values), scrub, timeoutMs: Math.min(SCRIPT_TIME_LIMIT_MS, remaining()), signal: ctx.signal,
     });
     jobLog.teardown = outcome.logs;
     if (outcome.ok) observed = outcome.response ?? observed;
@@ -194,7 +190,8 @@ function finish(check: RunnableCheck, ctx: RunContext, scrub: Scrubber, f: Finis
   const phases: HttpTimingPhases | null = f.probe?.timingPhases ?? null;
   const res = f.probe?.response ?? null;
   const observed = f.observed ?? null;
-  const stored = observed && res ? storedBody(observed.body) : null;
+  // Scrubbed before it is cut: a cut through a secret would keep the part before the cut.
+  const stored = observed && res ? storedBody(scrub(observed.body)) : null;
   const requestError = f.probe?.error ? f.probe.error.message : null;
   const apiCheckResult = {
     assertions: f.assertions,
@@ -294,6 +291,16 @@ interface BasicAuth {
   password: string;
   /** base64 of `username:password`, the Authorization header's credentials. */
   token: string;
+}
+
+/**
+ * `scrub`, also hiding the whole token of a basic auth built from a secret: scrubbing the secret
+ * alone would leave the characters it shares with the user name in sight.
+ */
+function withBasicAuthToken(scrub: Scrubber, basicAuth: BasicAuth | null, secrets: string[]): Scrubber {
+  if (!basicAuth || !secrets.some((s) => basicAuth.username.includes(s) || basicAuth.password.includes(s))) return scrub;
+  const { token } = basicAuth;
+  return (text) => scrub(text.split(token).join(SCRUBBED));
 }
 
 function basicAuthOf(v: unknown, values: ReadonlyMap<string, string>): BasicAuth | null {

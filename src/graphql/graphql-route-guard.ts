@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLError } from 'graphql';
+import type { CallerVerifier } from './create-caller-verifier.js';
+import { codedError, RestError, type GraphqlErrorCode } from './errors.js';
+import { bodyTooLargeError, maxBodyBytes, requestSizeError, type RequestSizeLimits } from './request-size-error.js';
+
+/**
+ * Answers a request with one GraphQL-shaped error (`{errors: [{message, extensions}]}`) and the HTTP
+ * status of its `extensions.http`, in the media type the client accepts, as Apollo would.
+ */
+function sendError(req: FastifyRequest, reply: FastifyReply, error: GraphQLError): FastifyReply {
+  const { http, ...extensions } = error.extensions as { http?: { status?: number } };
+  const accept = String(req.headers.accept ?? '');
+  const type = accept.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
+  return reply.code(http?.status ?? 400).type(`${type}; charset=utf-8`).send(JSON.stringify({ errors: [{ message: error.message, extensions }] }));
+}
+
+/** What a failed verification answers: the REST API's refusal as it is; any other failure as an unavailable backend. */
+function refusal(err: unknown): GraphQLError {
+  if (err instanceof RestError && (err.status === 401 || err.status === 403)) {
+    return codedError(err.extensions.code as GraphqlErrorCode, err.message, { http: { status: err.status } });
+  }
+  return codedError('BACKEND_UNAVAILABLE', 'The REST backend is unavailable', { http: { status: 503 } });
+}
+
+/**
+ * Fastify hooks of the /graphql route that decide what they can before an operation's document is
+ * parsed, cheapest first:
+ * - `onRequest` (headers known, body unread): a request carrying an Authorization header is verified
+ *   with the REST API; one the API refuses is answered UNAUTHENTICATED (401) or FORBIDDEN (403) at
+ *   once. Without the header the request goes on, and Apollo refuses it as before (after its CSRF
+ *   check; browsers' GETs of the landing page carry none).
+ * - `bodyLimit` and `errorHandler`: a body larger than both size limits and some slack is not read
+ *   past that size and answered REQUEST_TOO_LARGE (413).
+ * - `preHandler` (body read, document unparsed): a document or variables over their limit is
+ *   answered DOCUMENT_TOO_LARGE or VARIABLES_TOO_LARGE (413).
+ */
+export function createGraphqlRouteGuard({ verify, limits }: { verify: CallerVerifier; limits: RequestSizeLimits }) {
+  return {
+    bodyLimit: maxBodyBytes(limits),
+    async onRequest(req: FastifyRequest, reply: FastifyReply) {
+      if (req.method === 'OPTIONS' || !req.headers.authorization) return;
+      try {
+        await verify(req.headers);
+      } catch (err) {
+        return sendError(req, reply, refusal(err));
+      }
+    },
+    async preHandler(req: FastifyRequest, reply: FastifyReply) {
+      const params = req.method === 'GET' ? req.query : req.body;
+      // A batch (which Apollo refuses unless enabled) is measured operation by operation.
+      for (const operation of Array.isArray(params) ? params : [params]) {
+        if (!operation || typeof operation !== 'object') continue;
+        const error = requestSizeError(operation as { query?: unknown; variables?: unknown }, limits);
+        if (error) return sendError(req, reply, error);
+      }
+    },
+    errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(req, reply, bodyTooLargeError(limits));
+      // Anything else is the app's to answer (its error handler is this one's parent).
+      throw err;
+    },
+  };
+}
