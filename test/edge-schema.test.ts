@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INT_MAX, INT_MIN, toEdgeSchema } from '../src/api/validation.js';
+import { INT_MAX, INT_MIN, toEdgeSchema } from '../src/contract/validation.js';
 
 describe('the schema rules every route is compiled with', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { createAccountService } from '../service/account-service.js';
 import type { Api, ApiContext } from './api-context.js';
-import { AccountIdParams, AccountUpdate } from './schemas/account-schemas.js';
+import { AccountIdParams, AccountUpdate } from '../contract/account-schemas.js';
 
 const tags = ['Accounts'];
 

@@ -3,8 +3,8 @@ import { createAlertChannelService } from '../service/alert-channel-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
 import { normaliseQueryArrays } from './query-arrays.js';
-import { AlertChannelCreate, AlertChannelId, AlertChannelUpdate, SubscriptionsBody } from './schemas/alert-channel-schemas.js';
-import { PageQuery } from './schemas/common.js';
+import { AlertChannelCreate, AlertChannelId, AlertChannelUpdate, SubscriptionsBody } from '../contract/alert-channel-schemas.js';
+import { PageQuery } from '../contract/common.js';
 
 const IdParams = Type.Object({ id: AlertChannelId });
 const tags = ['Alert channels'];

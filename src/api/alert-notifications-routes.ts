@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { createAlertNotificationService } from '../service/alert-notification-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
-import { AlertNotificationListQuery, AlertNotificationView } from './schemas/alert-schemas.js';
+import { AlertNotificationListQuery, AlertNotificationView } from '../contract/alert-schemas.js';
 
 const tags = ['Alert notifications'];
 

@@ -5,7 +5,7 @@ import { normaliseQueryArrays } from './query-arrays.js';
 import { routeRateLimit } from './route-rate-limit.js';
 import {
   AnalyticsIdParams, AnalyticsMetricsQuery, AnalyticsReportQuery, AnalyticsSummaryBody, AnalyticsSummaryQuery,
-} from './schemas/analytics-schemas.js';
+} from '../contract/analytics-schemas.js';
 
 const tags = ['Analytics'];
 

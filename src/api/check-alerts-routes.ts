@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { createCheckAlertService } from '../service/check-alert-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
-import { CheckAlertCheckParams, CheckAlertForCheckQuery, CheckAlertListQuery, CheckAlertView } from './schemas/alert-schemas.js';
+import { CheckAlertCheckParams, CheckAlertForCheckQuery, CheckAlertListQuery, CheckAlertView } from '../contract/alert-schemas.js';
 
 const tags = ['Check alerts'];
 const ALERTS = 'Alerts are failure, degradation and recovery alerts of the alert state machine, their reminders (isReminder) '

@@ -2,8 +2,8 @@ import Type from 'typebox';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
 import { normaliseQueryArrays } from './query-arrays.js';
-import { CheckGroupCreate, CheckGroupUpdate } from './schemas/check-group-schemas.js';
-import { AutoAssignQuery, PageQuery } from './schemas/common.js';
+import { CheckGroupCreate, CheckGroupUpdate } from '../contract/check-group-schemas.js';
+import { AutoAssignQuery, PageQuery } from '../contract/common.js';
 
 const GroupId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const IdParams = Type.Object({ id: GroupId });

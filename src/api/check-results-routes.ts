@@ -3,7 +3,7 @@ import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
 import { normaliseQueryArrays } from './query-arrays.js';
 import { routeRateLimit } from './route-rate-limit.js';
-import { CheckIdParams, CheckResultParams, ResultBatchQuery, ResultCursorQuery, ResultPageQuery } from './schemas/result-schemas.js';
+import { CheckIdParams, CheckResultParams, ResultBatchQuery, ResultCursorQuery, ResultPageQuery } from '../contract/result-schemas.js';
 
 const tags = ['Check results'];
 

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { createResultService } from '../service/result-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { normaliseQueryArrays } from './query-arrays.js';
-import { CheckIdParams } from './schemas/result-schemas.js';
+import { CheckIdParams } from '../contract/result-schemas.js';
 
 /** Query of `GET /v1/check-statuses`. */
 const StatusListQuery = Type.Object(

@@ -4,9 +4,9 @@ import type { CheckFilter } from '../store/checks-repository.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
 import { normaliseQueryArrays } from './query-arrays.js';
-import { AutoAssignQuery } from './schemas/common.js';
-import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS, CheckListQuery, GenericCheckBody } from './schemas/check-schemas.js';
-import { SLUG_PATTERN } from './schemas/private-location-schemas.js';
+import { AutoAssignQuery } from '../contract/common.js';
+import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS, CheckListQuery, GenericCheckBody } from '../contract/check-schemas.js';
+import { SLUG_PATTERN } from '../contract/private-location-schemas.js';
 import { LookoutError } from '../domain/lookout-error.js';
 
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

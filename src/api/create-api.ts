@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Api, ApiContext } from './api-context.js';
 import { createAuthenticator } from './authenticate.js';
 import { errorBody, installErrorHandling } from './http-errors.js';
-import { validatorCompiler } from './validation.js';
+import { validatorCompiler } from '../contract/validation.js';
 import { createInputRules } from './input-rules.js';
 import { ROUTE_MODULES } from './routes.js';
 

@@ -3,9 +3,9 @@ import { createErrorGroupService } from '../service/error-group-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
 import { normaliseQueryArrays } from './query-arrays.js';
-import { PageQuery } from './schemas/common.js';
-import { ErrorGroupIdParams, ErrorGroupPatchBody } from './schemas/error-group-schemas.js';
-import { CheckIdParams } from './schemas/result-schemas.js';
+import { PageQuery } from '../contract/common.js';
+import { ErrorGroupIdParams, ErrorGroupPatchBody } from '../contract/error-group-schemas.js';
+import { CheckIdParams } from '../contract/result-schemas.js';
 
 const tags = ['Error groups'];
 const Archived = Type.Optional(Type.Boolean({ description: 'true: archived groups only (either way); false: open groups only' }));

@@ -2,7 +2,7 @@ import { createPrivateLocationService } from '../service/private-location-servic
 import type { Api, ApiContext } from './api-context.js';
 import {
   PrivateLocationCreate, PrivateLocationIdParams, PrivateLocationKeyParams, PrivateLocationUpdate,
-} from './schemas/private-location-schemas.js';
+} from '../contract/private-location-schemas.js';
 
 const tags = ['Private locations'];
 

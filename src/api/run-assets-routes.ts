@@ -8,7 +8,7 @@ import { createAnalyticsService } from '../service/analytics-service.js';
 import { createResultService } from '../service/result-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { routeRateLimit } from './route-rate-limit.js';
-import { unixSeconds } from './schemas/result-schemas.js';
+import { unixSeconds } from '../contract/result-schemas.js';
 
 const UUID = Type.String({ format: 'uuid' });
 

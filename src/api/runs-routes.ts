@@ -5,7 +5,7 @@ import type { CheckTriggerRow } from '../store/check-triggers-repository.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
 import { routeRateLimit } from './route-rate-limit.js';
-import { PageQuery } from './schemas/common.js';
+import { PageQuery } from '../contract/common.js';
 
 const CheckId = Type.Object({ checkId: Type.String({ format: 'uuid' }) });
 const TOKEN = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });

@@ -3,8 +3,8 @@ import { createSnippetService } from '../service/snippet-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
 import { normaliseQueryArrays } from './query-arrays.js';
-import { PageQuery } from './schemas/common.js';
-import { SnippetCreate, SnippetId, SnippetUpdate } from './schemas/snippet-schemas.js';
+import { PageQuery } from '../contract/common.js';
+import { SnippetCreate, SnippetId, SnippetUpdate } from '../contract/snippet-schemas.js';
 
 const IdParams = Type.Object({ id: SnippetId });
 const tags = ['Snippets'];

@@ -2,8 +2,8 @@ import Type from 'typebox';
 import { createVariableService } from '../service/variable-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
-import { PageQuery } from './schemas/common.js';
-import { VariableCreate, VariableKey, VariableUpdate } from './schemas/variable-schemas.js';
+import { PageQuery } from '../contract/common.js';
+import { VariableCreate, VariableKey, VariableUpdate } from '../contract/variable-schemas.js';
 
 const KeyParams = Type.Object({ key: VariableKey });
 const tags = ['Environment variables'];

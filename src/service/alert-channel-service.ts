@@ -1,5 +1,5 @@
-import { ALERT_CHANNEL_CONFIG_SCHEMAS, SubscriptionInput, SubscriptionInputList } from '../api/schemas/alert-channel-schemas.js';
-import { validateBody } from '../api/validation.js';
+import { ALERT_CHANNEL_CONFIG_SCHEMAS, SubscriptionInput, SubscriptionInputList } from '../contract/alert-channel-schemas.js';
+import { validateBody } from '../contract/validation.js';
 import { alertChannelConfigIssues, subscriptionTargetIssues } from '../domain/alert-channel-rules.js';
 import { mergeAlertChannelSettings, type AlertChannelSettings } from '../domain/alert-channel-settings.js';
 import { hideLockedValues } from '../domain/alert-channel-locked-entries.js';

@@ -1,5 +1,5 @@
 import type Type from 'typebox';
-import type { AlertNotificationView } from '../api/schemas/alert-schemas.js';
+import type { AlertNotificationView } from '../contract/alert-schemas.js';
 import type { AlertType } from '../domain/alert-state.js';
 import type { AlertChannelType, CheckType } from '../domain/catalog.js';
 import type { AlertNotificationRow } from '../store/alert-notifications-repository.js';

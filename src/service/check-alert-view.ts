@@ -1,5 +1,5 @@
 import type Type from 'typebox';
-import type { CheckAlertView } from '../api/schemas/alert-schemas.js';
+import type { CheckAlertView } from '../contract/alert-schemas.js';
 import type { AlertType } from '../domain/alert-state.js';
 import type { CheckType } from '../domain/catalog.js';
 import type { CheckAlertRow } from '../store/check-alerts-repository.js';

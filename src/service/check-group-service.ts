@@ -1,5 +1,5 @@
-import { CheckGroupCreate, CheckGroupUpdate } from '../api/schemas/check-group-schemas.js';
-import { validateBody } from '../api/validation.js';
+import { CheckGroupCreate, CheckGroupUpdate } from '../contract/check-group-schemas.js';
+import { validateBody } from '../contract/validation.js';
 import { withGroupDefaults, type GroupData } from '../domain/group-defaults.js';
 import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
 import type { GroupRow } from '../store/check-groups-repository.js';

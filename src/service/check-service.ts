@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS } from '../api/schemas/check-schemas.js';
-import { validateBody } from '../api/validation.js';
+import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS } from '../contract/check-schemas.js';
+import { validateBody } from '../contract/validation.js';
 import { applyGroupSettings } from '../domain/apply-group-settings.js';
 import type { CheckType } from '../domain/catalog.js';
 import { mergeCheckUpdate, stripServerOwnedFields, withCheckDefaults, type CheckData } from '../domain/check-defaults.js';

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { ASSERTION_SOURCES } from '../../domain/catalog.js';
+import { ASSERTION_SOURCES } from '../domain/catalog.js';
 import {
   AlertChannelSubscriptionInput, AlertSettings, Assertion, EnvironmentVariables, KeyValue, LocationList, Nullable,
   Name, PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { CHECK_TYPES } from '../../domain/catalog.js';
+import { CHECK_TYPES } from '../domain/catalog.js';
 import { PageQuery } from './common.js';
 import { SLUG_PATTERN } from './private-location-schemas.js';
 

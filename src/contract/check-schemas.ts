@@ -2,7 +2,7 @@ import Type from 'typebox';
 import {
   ASSERTION_SOURCES, BODY_TYPES, CHECK_TYPES, DNS_PROTOCOLS, DNS_RECORD_TYPES, HTTP_METHODS, IP_FAMILIES,
   TIME_UNITS, type CheckType,
-} from '../../domain/catalog.js';
+} from '../domain/catalog.js';
 import {
   AlertChannelSubscriptionInput, AlertSettings, Assertion, EnvironmentVariables, KeyValue, LocationList,
   Nullable, PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,

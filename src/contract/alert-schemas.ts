@@ -1,6 +1,6 @@
 import Type from 'typebox';
-import { ALERT_TYPES } from '../../domain/alert-state.js';
-import { ALERT_CHANNEL_TYPES, CHECK_TYPES } from '../../domain/catalog.js';
+import { ALERT_TYPES } from '../domain/alert-state.js';
+import { ALERT_CHANNEL_TYPES, CHECK_TYPES } from '../domain/catalog.js';
 import { AlertChannelId } from './alert-channel-schemas.js';
 import { Nullable, PageQuery } from './common.js';
 

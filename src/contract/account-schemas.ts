@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { RUNTIME_IDS } from '../../domain/catalog.js';
+import { RUNTIME_IDS } from '../domain/catalog.js';
 import { AlertSettings } from './common.js';
 
 /** Body of `PUT /v1/accounts/me`: the fields given replace the stored ones. */

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { ALERT_CHANNEL_TYPES, HTTP_METHODS, type AlertChannelType } from '../../domain/catalog.js';
+import { ALERT_CHANNEL_TYPES, HTTP_METHODS, type AlertChannelType } from '../domain/catalog.js';
 import { Nullable } from './common.js';
 
 export const OPSGENIE_REGIONS = ['US', 'EU'] as const;

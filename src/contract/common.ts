@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import {
   COMPARISONS, ALL_ASSERTION_SOURCES, ESCALATION_TYPES, LOCATIONS, RETRY_TYPES, RUNTIME_IDS,
-} from '../../domain/catalog.js';
+} from '../domain/catalog.js';
 
 /** An integer id (groups, channels, snippets): a PostgreSQL `integer`, so at most 2^31 − 1. */
 export const IntId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });

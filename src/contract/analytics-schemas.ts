@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { ANALYTICS_METRICS } from '../../domain/analytics-metrics.js';
-import { CHECK_TYPES } from '../../domain/catalog.js';
-import { QUICK_RANGES } from '../../domain/quick-range.js';
+import { ANALYTICS_METRICS } from '../domain/analytics-metrics.js';
+import { CHECK_TYPES } from '../domain/catalog.js';
+import { QUICK_RANGES } from '../domain/quick-range.js';
 import { PageQuery } from './common.js';
 import { unixSeconds } from './result-schemas.js';
 
