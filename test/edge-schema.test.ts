@@ -11,6 +11,8 @@ describe('the schema rules every route is compiled with', () => {
     ['a number (left alone)', { type: 'number' }, { type: 'number' }],
     ['an untyped enum of strings', { enum: ['A', 'B'] }, { enum: ['A', 'B'], type: 'string' }],
     ['an enum of mixed values (left alone)', { enum: ['A', 1] }, { enum: ['A', 1] }],
+    ['a list with a length limit: its items are checked only within the limit', { type: 'array', maxItems: 3, items: { type: 'string' } }, { if: { maxItems: 3 }, then: { type: 'array', items: { type: 'string' } }, else: { maxItems: 3 } }],
+    ['a length limit on a list of anything (left alone)', { type: 'array', maxItems: 3 }, { type: 'array', maxItems: 3 }],
   ])('%s', (_name, schema, expected) => {
     expect(toEdgeSchema(schema)).toEqual(expected);
   });

@@ -88,16 +88,29 @@ describe.each(BACKENDS)('the shared input rules of the REST API ($name)', (backe
   describe('a 400 names a bounded number of keys, each once, with a count of the rest', () => {
     const many = (n: number, item: (i: number) => unknown) => Array.from({ length: n }, (_, i) => item(i));
     it.each([
-      ['100,000 unknown locations', { locations: many(100_000, (i) => `nowhere-${i}`) }, 'locations'],
-      ['100,000 tags that are not strings', { tags: many(100_000, (i) => i) }, 'tags'],
-      ['a 400 kB body of invalid assertions', { request: { method: 'GET', url: 'https://example.test', assertions: many(20_000, () => ({ source: 'X', comparison: 'Y' })) } }, 'request.assertions'],
+      ['100 tags that are not strings', { tags: many(100, (i) => i) }, 'tags.0'],
+      ['100 invalid assertions', { request: { method: 'GET', url: 'https://example.test', assertions: many(100, () => ({ source: 'X', comparison: 'Y' })) } }, 'request.assertions.0.source'],
     ])('a check with %s', async (_name, extra, key) => {
       const before = await count('checks');
       const res = await s.a.request('POST', '/v1/checks/api', { name: 'Too much', request: { method: 'GET', url: 'https://example.test' }, ...extra });
       expectBoundedValidation(res, 'payload');
+      expect(res.body.validation.keys).toHaveLength(20);
       expect(res.body.validation.keys[0]).toBe(key);
       expect(res.body.validation.omitted).toBeGreaterThan(0);
       expect(res.body.message).toMatch(/more invalid keys are not listed$/);
+      expect(await count('checks')).toBe(before);
+    });
+
+    it.each([
+      ['100,000 unknown locations', { locations: many(100_000, (i) => `nowhere-${i}`) }, 'locations', 'must NOT have more than 22 items'],
+      ['100,000 tags that are not strings', { tags: many(100_000, (i) => i) }, 'tags', 'must NOT have more than 100 items'],
+      ['a 400 kB list of invalid assertions', { request: { method: 'GET', url: 'https://example.test', assertions: many(20_000, () => ({ source: 'X', comparison: 'Y' })) } }, 'request.assertions', 'must NOT have more than 100 items'],
+    ])('a check with %s is refused for the length of the list alone', async (_name, extra, key, message) => {
+      const before = await count('checks');
+      const res = await s.a.request('POST', '/v1/checks/api', { name: 'Too much', request: { method: 'GET', url: 'https://example.test' }, ...extra });
+      expectBoundedValidation(res, 'payload');
+      expect(res.body.validation.issues).toEqual([{ key, message }]);
+      expect(res.body.validation.omitted).toBe(0);
       expect(await count('checks')).toBe(before);
     });
 
