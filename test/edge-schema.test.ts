@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INT_MAX, INT_MIN, toEdgeSchema } from '../src/contract/validation.js';
+import type { LookoutError } from '../src/domain/lookout-error.js';
+import { INT_MAX, INT_MIN, toEdgeSchema, validateBody } from '../src/contract/validation.js';
 
 describe('the schema rules every route is compiled with', () => {
   it.each([
@@ -34,5 +35,26 @@ describe('the schema rules every route is compiled with', () => {
       },
       default: { page: { type: 'integer' } },
     });
+  });
+});
+
+describe('the issues a failed validation names', () => {
+  const nullableList = {
+    type: 'object',
+    properties: { list: { anyOf: [{ type: 'array', maxItems: 3, items: { enum: ['a', 'b'] } }, { type: 'null' }] } },
+  };
+
+  it.each([
+    ['items of a nullable list: each item, not "must be null" for the list', { list: ['x', 'a', 'y'] }, [['list.0', 'must be one of a, b'], ['list.2', 'must be one of a, b']]],
+    ['a nullable list that is too long: its length alone', { list: ['x', 'x', 'x', 'x'] }, [['list', 'must NOT have more than 3 items']]],
+    ['a value of neither type: the first branch that says why', { list: 'text' }, [['list', 'must be array']]],
+  ])('%s', (_name, body, expected) => {
+    let keys: [string, string][] = [];
+    try {
+      validateBody(nullableList, body);
+    } catch (err) {
+      keys = (err as LookoutError).issues.map((i) => [i.key, i.message]);
+    }
+    expect(keys).toEqual(expected);
   });
 });

@@ -77,16 +77,22 @@ export function ajvIssues(errors: ErrorObject[]): Issue[] {
   const seen = new Set<string>();
   // Paths at or above an error of a branch keyword: a failed anyOf there is better told by that error.
   const explained = new Set<string>();
+  // Paths strictly above an error: a value whose parts were checked had the right type in some
+  // branch, so another branch's "must be null" there is noise.
+  const parents = new Set<string>();
   for (const e of errors) {
     if (e.keyword === 'anyOf' || e.keyword === 'if') continue;
-    for (let path = e.instancePath; ; path = path.slice(0, path.lastIndexOf('/'))) {
-      if (explained.has(path)) break;
+    explained.add(e.instancePath);
+    for (let path = e.instancePath; path !== ''; ) {
+      path = path.slice(0, path.lastIndexOf('/'));
+      if (parents.has(path)) break;
+      parents.add(path);
       explained.add(path);
-      if (path === '') break;
     }
   }
   for (const e of errors) {
     if (e.keyword === 'anyOf' && explained.has(e.instancePath)) continue;
+    if (e.keyword === 'type' && parents.has(e.instancePath)) continue;
     // The if/then/else of a length limit (toEdgeSchema) reports its branch's error too: that one says more.
     if (e.keyword === 'if') continue;
     const path = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
