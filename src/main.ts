@@ -19,6 +19,8 @@ import { createExecutors } from './runner/create-executors.js';
 import { createRunRecorder } from './service/record-run.js';
 import { createResultRetention } from './service/result-retention.js';
 import { createTestSessionService } from './service/test-session-service.js';
+import { createClientCertificateService } from './service/client-certificate-service.js';
+import { createGroupTriggerService } from './service/group-trigger-service.js';
 
 /** A running (or ready-to-listen) Lookout: the REST API over a store. */
 export interface Lookout {
@@ -74,6 +76,8 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       bus,
       runner,
       testSessions,
+      groupTriggers: createGroupTriggerService({ store, runner, logger, publicUrl: config.publicUrl }),
+      clientCertificates: createClientCertificateService({ store }),
     };
     const app = await createApi({ context, logger });
     const graphql = await createGraphql({ app, config, logger, resolvers: [{ Subscription: subscriptionResolvers as Record<string, unknown> }] });

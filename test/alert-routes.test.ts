@@ -255,7 +255,10 @@ describe.each(BACKENDS)('alert routes on $name', (backend) => {
     const res = await server.raw('GET', '/openapi.json');
     const paths = res.body.paths as Record<string, any>;
     expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/v1/alert-notifications', '/v1/check-alerts', '/v1/check-alerts/{checkId}']));
-    const item = paths['/v1/alert-notifications'].get.responses['200'].content['application/json'].schema.items;
+    // Answers are named components: the list, then its entries.
+    const schemas = res.body.components.schemas as Record<string, any>;
+    const named = (schema: { $ref: string }) => schemas[schema.$ref.replace('#/components/schemas/', '')];
+    const item = named(named(paths['/v1/alert-notifications'].get.responses['200'].content['application/json'].schema).items);
     expect(Object.keys(item.properties)).toEqual(expect.arrayContaining(['status', 'attempt', 'alertChannelId', 'error', 'nextAttemptAt']));
   });
 });

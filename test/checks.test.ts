@@ -95,7 +95,8 @@ describe.each(BACKENDS)('checks API on $name', (backend) => {
     expect(res.status).toBe(201);
     expect(res.text).not.toContain('s3cr3t');
     const read = await s.a.request('GET', `/v1/checks/${res.body.id}`);
-    expect(read.body.environmentVariables).toEqual([{ key: 'TOKEN', value: null, secret: true }, { key: 'OPEN', value: 'o' }]);
+    // Entries are filled with their defaults (locked and secret false), so they read back whole.
+    expect(read.body.environmentVariables).toEqual([{ key: 'TOKEN', value: null, locked: false, secret: true }, { key: 'OPEN', value: 'o', locked: false, secret: false }]);
     const list = await s.a.request('GET', '/v1/checks?limit=100');
     expect(list.text).not.toContain('s3cr3t');
   });

@@ -288,6 +288,66 @@ describe.each(BACKENDS)('GraphQL run data (results, statuses, error groups, test
     }
   });
 
+  it('reads CheckStatus.idle from the REST status: the reason a check cannot run, null when it can or when the backend says nothing', async () => {
+    const at = new Date().toISOString();
+    const status = (checkId: string, extra: object) => ({ checkId, name: checkId, hasFailures: false, hasErrors: false, isDegraded: false, created_at: at, ...extra });
+    const [idle, running, older] = [UNKNOWN_UUID, checkIds[0]!, checkIds[1]!];
+    const proxy = await startRestProxy(s.url, (_req, url) => (url.pathname === '/v1/check-statuses' ? {
+      status: 200,
+      body: [
+        status(idle, { idle: { code: 'NO_LOCATIONS', message: 'No locations, and none from its group: add one to the check or its group' } }),
+        status(running, { idle: null }),
+        status(older, {}),
+      ],
+    } : undefined));
+    const front = await startTestServer({ backend, config: { graphqlBackendUrl: proxy.url } });
+    try {
+      const res = await gql(clientVia(front, a), '{ checkStatuses { checkId idle { code message } } }');
+      expect(res.errors).toBeUndefined();
+      expect(res.data.checkStatuses).toEqual([
+        { checkId: idle, idle: { code: 'NO_LOCATIONS', message: 'No locations, and none from its group: add one to the check or its group' } },
+        { checkId: running, idle: null },
+        { checkId: older, idle: null },
+      ]);
+    } finally {
+      await front.close();
+      await proxy.close();
+    }
+  });
+
+  it('shows why a check with nowhere to run is idle, and answers runCheck on it with a CONFLICT userError, against the real REST API', async () => {
+    const group = await a.request('POST', '/v2/check-groups', { name: 'No locations' });
+    const check = (await a.request('POST', '/v1/checks/api', { name: 'Idle', groupId: group.body.id, request: { url: `${target.http.url}/json` } })).body;
+    const read = await gql(a, 'query($id: ID!) { check(id: $id) { status { idle { code message } } } checkStatuses(checkIds: [$id]) { idle { code } } }', { id: globalId('Check', check.id) });
+    expect(read.errors).toBeUndefined();
+    expect(read.data.check.status.idle).toEqual({ code: 'NO_LOCATIONS', message: expect.stringContaining('Nowhere to run') });
+    expect(read.data.checkStatuses).toEqual([{ idle: { code: 'NO_LOCATIONS' } }]);
+    const run = await gql(a, 'mutation($id: ID!) { runCheck(id: $id) { check { checkId } results { resultId } userErrors { field code message } } }', { id: check.id });
+    expect(run.errors).toBeUndefined();
+    expect(run.data.runCheck).toEqual({ check: null, results: [], userErrors: [{ field: null, code: 'CONFLICT', message: expect.stringContaining('Nowhere to run') }] });
+  });
+
+  it.each([
+    ['409 CONFLICT', { status: 409, body: { statusCode: 409, error: 'Conflict', message: 'The check has nowhere to run: no locations, and none from its group' } },
+      [{ field: null, code: 'CONFLICT', message: 'The check has nowhere to run: no locations, and none from its group' }]],
+    ['400 naming locations', {
+      status: 400,
+      body: { statusCode: 400, error: 'Bad Request', message: 'locations: nowhere to run', validation: { source: 'body', keys: ['locations'], issues: [{ key: 'locations', message: 'The check has nowhere to run' }] } },
+    }, [{ field: 'locations', code: 'BAD_USER_INPUT', message: 'The check has nowhere to run' }]],
+  ])('answers runCheck on a check with nowhere to run (REST %s) with a userError and no run', async (_name, answer, userErrors) => {
+    const proxy = await startRestProxy(s.url, (_req, url) => (/^\/v1\/checks\/[^/]+\/run$/.test(url.pathname) ? answer : undefined));
+    const front = await startTestServer({ backend, config: { graphqlBackendUrl: proxy.url } });
+    try {
+      const check = await createApiCheck(a, 'Nowhere', `${target.http.url}/json`);
+      const run = await gql(clientVia(front, a), 'mutation($id: ID!) { runCheck(id: $id) { check { checkId } sequenceId results { resultId } userErrors { field code message } } }', { id: check.id });
+      expect(run.errors).toBeUndefined();
+      expect(run.data.runCheck).toEqual({ check: null, sequenceId: null, results: [], userErrors });
+    } finally {
+      await front.close();
+      await proxy.close();
+    }
+  });
+
   describe('error groups', () => {
     it('creates an error group from a real failing run, reachable from the result, the check and the query root, and archives it', async () => {
       const check = await createApiCheck(a, 'Refused', `http://127.0.0.1:${await closedPort()}/`);

@@ -85,10 +85,10 @@ describe.each(BACKENDS)('private locations API on $name', (backend) => {
     expect((await s.a.request('DELETE', `/v1/private-locations/${loc.body.id}/keys/${keyId}`)).status).toBe(404);
   });
 
-  it('updates the given fields with PUT and keeps the others', async () => {
+  it('updates the given fields with PUT and keeps the others (null keeps, "" removes)', async () => {
     const loc = await create(s.a, { icon: 'pin', proxyUrl: 'http://proxy:8080' });
     const slug = uniqueSlug('moved');
-    const res = await s.a.request('PUT', `/v1/private-locations/${loc.body.id}`, { name: 'Moved', slugName: slug, proxyUrl: null });
+    const res = await s.a.request('PUT', `/v1/private-locations/${loc.body.id}`, { name: 'Moved', slugName: slug, icon: null, proxyUrl: '' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: loc.body.id, name: 'Moved', slugName: slug, icon: 'pin', proxyUrl: null });
     expect(res.body.updated_at).toEqual(expect.any(String));
@@ -195,7 +195,7 @@ describe.each(BACKENDS)('private locations API on $name', (backend) => {
       ['a proxyUrl without a host', 'POST', '/v1/private-locations', { name: 'n', slugName: 'ok-slug', proxyUrl: 'http://' }, 'proxyUrl'],
       ['a boolean proxyUrl', 'POST', '/v1/private-locations', { name: 'n', slugName: 'ok-slug', proxyUrl: true }, 'proxyUrl'],
       ['an update with an empty name', 'PUT', '/v1/private-locations/{id}', { name: '' }, 'name'],
-      ['an update with a null name', 'PUT', '/v1/private-locations/{id}', { name: null }, 'name'],
+      ['an update with a numeric name', 'PUT', '/v1/private-locations/{id}', { name: 42 }, 'name'],
       ['an update with an invalid slugName', 'PUT', '/v1/private-locations/{id}', { slugName: 'UPPER' }, 'slugName'],
       ['an update with an invalid proxyUrl', 'PUT', '/v1/private-locations/{id}', { proxyUrl: 'javascript:alert(1)' }, 'proxyUrl'],
       ['a non-UUID id on GET', 'GET', '/v1/private-locations/abc', undefined, 'id'],

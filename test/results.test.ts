@@ -380,6 +380,8 @@ describe.each(BACKENDS)('check results, statuses and error groups on $name', (ba
         sslDaysRemaining: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
+        // The check can run: nothing keeps it idle.
+        idle: null,
       });
       const list = await a.request('GET', '/v1/check-statuses');
       expect(list.status).toBe(200);

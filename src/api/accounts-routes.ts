@@ -1,6 +1,8 @@
 import { createAccountService } from '../service/account-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { AccountIdParams, AccountUpdate } from '../contract/account-schemas.js';
+import { ref } from '../contract/response-shape.js';
+import { responses } from '../contract/route-responses.js';
 
 const tags = ['Accounts'];
 
@@ -8,24 +10,35 @@ const tags = ['Accounts'];
 export function accountsRoutes(app: Api, { store }: ApiContext): void {
   const accounts = createAccountService({ store });
 
-  app.get('/v1/accounts', { schema: { tags, summary: "The caller's account, as a one-element array" } }, async (req) =>
+  app.get('/v1/accounts', {
+    schema: { operationId: 'listAccounts', tags, summary: "The caller's account, as a one-element array", response: responses({ 200: ref('AccountList') }) },
+  }, async (req) =>
     accounts.list(req.principal));
-  app.get('/v1/accounts/me', { schema: { tags, summary: "The caller's account" } }, async (req) => accounts.me(req.principal));
+  app.get('/v1/accounts/me', {
+    schema: { operationId: 'getCurrentAccount', tags, summary: "The caller's account", response: responses({ 200: ref('Account') }) },
+  }, async (req) => accounts.me(req.principal));
   app.put('/v1/accounts/me', {
     schema: {
-      tags, summary: "Update the caller's account",
+      operationId: 'updateCurrentAccount', tags, summary: "Update the caller's account", response: responses({ 200: ref('Account') }),
       description: 'alertSettings merge over the stored ones key by key; unset parts take the defaults.',
       body: AccountUpdate,
     },
   }, async (req) => accounts.update(req.principal, req.body));
   app.get('/v1/accounts/:accountId', {
-    schema: { tags, summary: 'An account by id (404 for any account but the caller\'s)', params: AccountIdParams },
+    schema: { operationId: 'getAccount', tags, summary: 'An account by id (404 for any account but the caller\'s)', params: AccountIdParams, response: responses({ 200: ref('Account') }) },
   }, async (req) => accounts.get(req.principal, req.params.accountId));
 
-  app.get('/next/accounts', { schema: { tags, summary: "The caller's account (CLI shape), as a one-element array" } }, async (req) =>
+  app.get('/next/accounts', {
+    schema: { operationId: 'listNextAccounts', tags, summary: "The caller's account (CLI shape), as a one-element array", response: responses({ 200: ref('NextAccountList') }) },
+  }, async (req) =>
     accounts.nextList(req.principal));
   app.get('/next/accounts/:accountId', {
-    schema: { tags, summary: 'An account by id, CLI shape (404 for any account but the caller\'s)', params: AccountIdParams },
+    schema: {
+      operationId: 'getNextAccount', tags, summary: 'An account by id, CLI shape (404 for any account but the caller\'s)', params: AccountIdParams,
+      response: responses({ 200: ref('NextAccount') }),
+    },
   }, async (req) => accounts.nextGet(req.principal, req.params.accountId));
-  app.get('/next/users/me', { schema: { tags, summary: 'The user behind the API key' } }, async (req) => accounts.currentUser(req.principal));
+  app.get('/next/users/me', {
+    schema: { operationId: 'getCurrentUser', tags, summary: 'The user behind the API key', response: responses({ 200: ref('User') }, 404) },
+  }, async (req) => accounts.currentUser(req.principal));
 }

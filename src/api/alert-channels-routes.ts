@@ -5,6 +5,8 @@ import { sendPage } from './pagination.js';
 import { normaliseQueryArrays } from './query-arrays.js';
 import { AlertChannelCreate, AlertChannelId, AlertChannelUpdate, SubscriptionsBody } from '../contract/alert-channel-schemas.js';
 import { PageQuery } from '../contract/common.js';
+import { ref } from '../contract/response-shape.js';
+import { NO_CONTENT, responses } from '../contract/route-responses.js';
 
 const IdParams = Type.Object({ id: AlertChannelId });
 const tags = ['Alert channels'];
@@ -15,7 +17,8 @@ export function alertChannelsRoutes(app: Api, { store }: ApiContext): void {
 
   app.get('/v1/alert-channels', {
     schema: {
-      tags, summary: 'List alert channels', description: 'Filter: ids (comma-separated or repeated).',
+      operationId: 'listAlertChannels', tags, summary: 'List alert channels', description: 'Filter: ids (comma-separated or repeated), answered in the order given.',
+      response: responses({ 200: ref('AlertChannelList') }),
       querystring: Type.Object({ ...PageQuery, ids: Type.Optional(Type.Array(AlertChannelId, { maxItems: 100 })) }, { additionalProperties: false }),
     },
     preValidation: normaliseQueryArrays(['ids'], ['ids']),
@@ -25,15 +28,19 @@ export function alertChannelsRoutes(app: Api, { store }: ApiContext): void {
     return sendPage(reply, items, total, page, limit);
   });
 
-  app.post('/v1/alert-channels', { schema: { tags, summary: 'Create an alert channel', body: AlertChannelCreate } }, async (req, reply) =>
+  app.post('/v1/alert-channels', {
+    schema: { operationId: 'createAlertChannel', tags, summary: 'Create an alert channel', body: AlertChannelCreate, response: responses({ 201: ref('AlertChannel') }) },
+  }, async (req, reply) =>
     reply.code(201).send(await channels.create(req.principal.accountId, req.body)));
 
-  app.get('/v1/alert-channels/:id', { schema: { tags, summary: 'Get an alert channel', params: IdParams } }, async (req) =>
+  app.get('/v1/alert-channels/:id', {
+    schema: { operationId: 'getAlertChannel', tags, summary: 'Get an alert channel', params: IdParams, response: responses({ 200: ref('AlertChannel') }) },
+  }, async (req) =>
     channels.get(req.principal.accountId, req.params.id));
 
   app.put('/v1/alert-channels/:id', {
     schema: {
-      tags, summary: 'Update an alert channel',
+      operationId: 'updateAlertChannel', tags, summary: 'Update an alert channel', response: responses({ 200: ref('AlertChannel') }),
       description: 'Fields left out keep their value; a config sent replaces the stored one. Secret fields left out or sent masked keep their value; webhookSecret: null removes it. '
         + 'Locked webhook headers and query parameters read back with value null; sent back with value null (or without value) they keep the stored value of the same key, '
         + 'a value sent replaces it, and one left out of the list is removed. Unlocking an entry needs its value.',
@@ -41,14 +48,17 @@ export function alertChannelsRoutes(app: Api, { store }: ApiContext): void {
     },
   }, async (req) => channels.update(req.principal.accountId, req.params.id, req.body));
 
-  app.delete('/v1/alert-channels/:id', { schema: { tags, summary: 'Delete an alert channel and its subscriptions', params: IdParams } }, async (req, reply) => {
+  app.delete('/v1/alert-channels/:id', {
+    schema: { operationId: 'deleteAlertChannel', tags, summary: 'Delete an alert channel and its subscriptions', params: IdParams, response: responses({ 204: NO_CONTENT }) },
+  }, async (req, reply) => {
     await channels.delete(req.principal.accountId, req.params.id);
     return reply.code(204).send();
   });
 
   app.put('/v1/alert-channels/:id/subscriptions', {
     schema: {
-      tags, summary: 'Subscribe checks or groups to an alert channel',
+      operationId: 'updateAlertChannelSubscriptions', tags, summary: 'Subscribe checks or groups to an alert channel',
+      response: responses({ 200: ref('AlertChannelSubscriptionsAnswer') }),
       description: 'One {checkId | groupId, activated} or a list of them; each is created or updated (activated: false keeps it, deactivated). Answers in the form sent.',
       params: IdParams, body: SubscriptionsBody,
     },

@@ -6,6 +6,8 @@ import { routeRateLimit } from './route-rate-limit.js';
 import {
   AnalyticsIdParams, AnalyticsMetricsQuery, AnalyticsReportQuery, AnalyticsSummaryBody, AnalyticsSummaryQuery,
 } from '../contract/analytics-schemas.js';
+import { ref } from '../contract/response-shape.js';
+import { responses } from '../contract/route-responses.js';
 
 const tags = ['Analytics'];
 
@@ -15,10 +17,14 @@ export function analyticsRoutes(app: Api, { store, config }: ApiContext): void {
   const limited = routeRateLimit(config, 30);
 
   for (const [segment, type] of Object.entries(ANALYTICS_ROUTE_SEGMENTS)) {
+    // `api-checks` → `getApiChecksAnalytics`, `dns` → `getDnsAnalytics`.
+    const name = segment.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
     app.get(`/v1/analytics/${segment}/:id`, {
       schema: {
+        operationId: `get${name}Analytics`,
         tags,
         summary: `Analytics report of a ${type} check`,
+        response: responses({ 200: ref('AnalyticsReport') }),
         description: 'series: one entry per group (groupBy; one series without it), each with data: one entry per bucket '
           + '(aggregationInterval minutes, aligned to the UNIX epoch; empty buckets left out; one entry for the whole window '
           + 'without it) holding the bucket bounds (from, to) and each metric. A metric without suffix is its average. '
@@ -36,8 +42,10 @@ export function analyticsRoutes(app: Api, { store, config }: ApiContext): void {
 
   app.post('/v1/analytics/checks', {
     schema: {
+      operationId: 'getChecksAnalyticsSummary',
       tags,
       summary: 'Analytics summary of up to 100 checks',
+      response: responses({ 200: ref('AnalyticsSummaryEntryList') }),
       description: 'One flat entry per known check ({checkId, name, checkType, from, to, <metric>: value}); unknown ids are left out. '
         + 'A metric that does not apply to a check type is absent from its entries; null means no data. '
         + 'Default metrics: availability, responseTime_avg, responseTime_p50, responseTime_p95, responseTime_p99. '
@@ -49,7 +57,10 @@ export function analyticsRoutes(app: Api, { store, config }: ApiContext): void {
   }, async (req) => analytics.summary(req.principal.accountId, { quickRange: req.query.quickRange, ...req.body }));
 
   app.get('/v1/analytics/metrics', {
-    schema: { tags, summary: 'The analytics metrics of each check type, with label and unit', querystring: AnalyticsMetricsQuery },
+    schema: {
+      operationId: 'listAnalyticsMetrics', tags, summary: 'The analytics metrics of each check type, with label and unit', querystring: AnalyticsMetricsQuery,
+      response: responses({ 200: ref('AnalyticsMetricsOfTypeList') }),
+    },
     config: limited,
   }, async (req) => analytics.metricsCatalog(req.query.checkType));
 }

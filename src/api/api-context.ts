@@ -6,6 +6,8 @@ import type { CheckGroupService } from '../service/check-group-service.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Runner } from '../runner/create-runner.js';
 import type { TestSessionService } from '../service/test-session-service.js';
+import type { ClientCertificateService } from '../service/client-certificate-service.js';
+import type { GroupTriggerService } from '../service/group-trigger-service.js';
 import type { Store } from '../store/create-store.js';
 
 /** The Fastify instance routes are registered on, typed by TypeBox schemas. */
@@ -26,6 +28,8 @@ export interface ApiContext {
   bus: EventBus;
   runner: Runner;
   testSessions: TestSessionService;
+  groupTriggers: GroupTriggerService;
+  clientCertificates: ClientCertificateService;
 }
 
 declare module 'fastify' {

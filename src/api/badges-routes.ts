@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { BADGE_STYLES, BADGE_THEMES } from '../domain/render-badge.js';
 import { createBadgeService, type BadgeOptions } from '../service/badge-service.js';
 import type { Api, ApiContext } from './api-context.js';
+import { nonJson, responses } from '../contract/route-responses.js';
 
 const tags = ['Badges'];
 const BadgeQuery = Type.Object(
@@ -12,6 +13,7 @@ const BadgeQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+const SVG = responses({ 200: nonJson('The badge', ['image/svg+xml']) });
 const DESCRIPTION = 'An SVG image: the name, then passing, degraded, failing or unknown (never ran), or with responseTime=true '
   + 'the latest response time in ms. theme=light|dark changes the label colour only.';
 
@@ -21,7 +23,7 @@ export function badgesRoutes(app: Api, { store }: ApiContext): void {
 
   app.get('/v1/badges/checks/:checkId', {
     schema: {
-      tags, summary: 'Status badge of a check', description: DESCRIPTION, querystring: BadgeQuery,
+      operationId: 'getCheckBadge', tags, summary: 'Status badge of a check', description: DESCRIPTION, querystring: BadgeQuery, response: SVG,
       params: Type.Object({ checkId: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
     },
   }, async (req, reply) => {
@@ -31,7 +33,8 @@ export function badgesRoutes(app: Api, { store }: ApiContext): void {
 
   app.get('/v1/badges/groups/:groupId', {
     schema: {
-      tags, summary: 'Status badge of a check group (the worst of its activated checks)', description: DESCRIPTION, querystring: BadgeQuery,
+      operationId: 'getCheckGroupBadge', tags, summary: 'Status badge of a check group (the worst of its activated checks)', description: DESCRIPTION,
+      querystring: BadgeQuery, response: SVG,
       params: Type.Object({ groupId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, { additionalProperties: false }),
     },
   }, async (req, reply) => {

@@ -3,6 +3,8 @@ import { createResultService } from '../service/result-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { normaliseQueryArrays } from './query-arrays.js';
 import { CheckIdParams } from '../contract/result-schemas.js';
+import { ref } from '../contract/response-shape.js';
+import { responses } from '../contract/route-responses.js';
 
 /** Query of `GET /v1/check-statuses`. */
 const StatusListQuery = Type.Object(
@@ -18,15 +20,20 @@ export function checkStatusesRoutes(app: Api, { store }: ApiContext): void {
 
   app.get('/v1/check-statuses', {
     schema: {
+      operationId: 'listCheckStatuses',
       tags,
       summary: 'List the status of every check that has run (not paginated)',
-      description: 'checkIds (comma-separated or repeated, at most 100) keeps the statuses of those checks only, for batch reads.',
+      response: responses({ 200: ref('CheckStatusList') }),
+      description: 'checkIds (comma-separated or repeated, at most 100) keeps the statuses of those checks only, in the order given, for batch reads.',
       querystring: StatusListQuery,
     },
     preValidation: normaliseQueryArrays(['checkIds'], ['checkIds']),
   }, async (req) => results.listStatuses(req.principal.accountId, req.query.checkIds));
 
   app.get('/v1/check-statuses/:checkId', {
-    schema: { tags, summary: 'Get the status of a check', description: '404 until the check has a FINAL result.', params: CheckIdParams },
+    schema: {
+      operationId: 'getCheckStatus', tags, summary: 'Get the status of a check', description: '404 until the check has a FINAL result.', params: CheckIdParams,
+      response: responses({ 200: ref('CheckStatus') }),
+    },
   }, async (req) => results.getStatus(req.principal.accountId, req.params.checkId));
 }

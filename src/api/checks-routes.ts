@@ -8,26 +8,41 @@ import { AutoAssignQuery } from '../contract/common.js';
 import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS, CheckListQuery, GenericCheckBody } from '../contract/check-schemas.js';
 import { SLUG_PATTERN } from '../contract/private-location-schemas.js';
 import { LookoutError } from '../domain/lookout-error.js';
+import { ref } from '../contract/response-shape.js';
+import { NO_CONTENT, responses } from '../contract/route-responses.js';
 
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const tags = ['Checks'];
+/** `multistep` → `MultiStep`: the resource part of a typed route's operationId. */
+const OPERATION_NAMES: Record<string, string> = {
+  api: 'Api', browser: 'Browser', multistep: 'MultiStep', heartbeat: 'Heartbeat', tcp: 'Tcp', url: 'Url', dns: 'Dns', icmp: 'Icmp',
+};
 
 /** `/v1/checks`: typed and generic create/update, list with filters, get and delete. */
 export function checksRoutes(app: Api, { checks }: ApiContext): void {
   for (const [segment, type] of Object.entries(TYPED_ROUTE_SEGMENTS) as [string, CheckType][]) {
     app.post(`/v1/checks/${segment}`, {
-      schema: { tags, summary: `Create a ${type} check`, querystring: AutoAssignQuery, body: CHECK_CREATE_SCHEMAS[type] },
+      schema: {
+        operationId: `create${OPERATION_NAMES[segment]}Check`, tags, summary: `Create a ${type} check`, querystring: AutoAssignQuery, body: CHECK_CREATE_SCHEMAS[type],
+        response: responses({ 201: ref('Check') }),
+      },
     }, async (req, reply) => {
       const created = await checks.create(req.principal.accountId, type, req.body, req.query as { autoAssignAlerts?: boolean });
       return reply.code(201).send(created);
     });
     app.put(`/v1/checks/${segment}/:id`, {
-      schema: { tags, summary: `Update a ${type} check`, params: IdParams, querystring: AutoAssignQuery, body: CHECK_UPDATE_SCHEMAS[type] },
+      schema: {
+        operationId: `update${OPERATION_NAMES[segment]}Check`, tags, summary: `Update a ${type} check`, params: IdParams, querystring: AutoAssignQuery,
+        body: CHECK_UPDATE_SCHEMAS[type], response: responses({ 200: ref('Check') }),
+      },
     }, async (req) => checks.update(req.principal.accountId, req.params.id, type, req.body, req.query as { autoAssignAlerts?: boolean }));
   }
 
   app.post('/v1/checks', {
-    schema: { tags, summary: 'Create a check of any type (type from checkType)', querystring: AutoAssignQuery, body: GenericCheckBody },
+    schema: {
+      operationId: 'createCheck', tags, summary: 'Create a check of any type (type from checkType)', querystring: AutoAssignQuery, body: GenericCheckBody,
+      response: responses({ 201: ref('Check') }),
+    },
   }, async (req, reply) => {
     const type = req.body.checkType;
     if (!type) {
@@ -39,14 +54,18 @@ export function checksRoutes(app: Api, { checks }: ApiContext): void {
   });
 
   app.put('/v1/checks/:id', {
-    schema: { tags, summary: 'Update a check of any type', params: IdParams, querystring: AutoAssignQuery, body: GenericCheckBody },
+    schema: {
+      operationId: 'updateCheck', tags, summary: 'Update a check of any type', params: IdParams, querystring: AutoAssignQuery, body: GenericCheckBody,
+      response: responses({ 200: ref('Check') }),
+    },
   }, async (req) => checks.update(req.principal.accountId, req.params.id, undefined, req.body, req.query as { autoAssignAlerts?: boolean }));
 
   app.get('/v1/checks', {
     schema: {
+      operationId: 'listChecks',
       tags,
       summary: 'List checks',
-      description: 'Filters: tag (repeatable; a check must carry every tag given), checkType, groupId, activated, ids (comma-separated), '
+      description: 'Filters: tag (repeatable; a check must carry every tag given), checkType, groupId, activated, ids (comma-separated; answered in the order given), '
         + 'search (name contains), status (passing|failing|degraded), privateLocation (a slug the check itself names in privateLocations; '
         + 'a group\'s private locations are not looked at).',
       querystring: Type.Object({
@@ -55,6 +74,7 @@ export function checksRoutes(app: Api, { checks }: ApiContext): void {
         status: Type.Optional(Type.Enum(['passing', 'failing', 'degraded'])),
         privateLocation: Type.Optional(Type.String({ pattern: SLUG_PATTERN })),
       }, { additionalProperties: false }),
+      response: responses({ 200: ref('CheckList') }),
     },
     preValidation: normaliseQueryArrays(['tag', 'ids'], ['ids']),
   }, async (req, reply) => {
@@ -70,10 +90,12 @@ export function checksRoutes(app: Api, { checks }: ApiContext): void {
     return sendPage(reply, items, total, page, limit);
   });
 
-  app.get('/v1/checks/:id', { schema: { tags, summary: 'Get a check', params: IdParams } }, async (req) =>
+  app.get('/v1/checks/:id', { schema: { operationId: 'getCheck', tags, summary: 'Get a check', params: IdParams, response: responses({ 200: ref('Check') }) } }, async (req) =>
     checks.get(req.principal.accountId, req.params.id));
 
-  app.delete('/v1/checks/:id', { schema: { tags, summary: 'Delete a check', params: IdParams } }, async (req, reply) => {
+  app.delete('/v1/checks/:id', {
+    schema: { operationId: 'deleteCheck', tags, summary: 'Delete a check', params: IdParams, response: responses({ 204: NO_CONTENT }) },
+  }, async (req, reply) => {
     await checks.delete(req.principal.accountId, req.params.id);
     return reply.code(204).send();
   });

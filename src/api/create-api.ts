@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Api, ApiContext } from './api-context.js';
@@ -9,6 +10,10 @@ import { errorBody, installErrorHandling } from './http-errors.js';
 import { validatorCompiler } from '../contract/validation.js';
 import { createInputRules } from './input-rules.js';
 import { ROUTE_MODULES } from './routes.js';
+import { API_TAGS } from '../contract/api-tags.js';
+import { NAMED_SCHEMAS } from '../contract/named-schemas.js';
+import { withSharedErrorResponses } from '../contract/shared-error-responses.js';
+import { withUniqueOperationIds } from '../contract/unique-operation-ids.js';
 
 /** Options of the REST API server. */
 export interface ApiOptions {
@@ -19,6 +24,31 @@ export interface ApiOptions {
 /** Whether a route takes the shared input rules; GraphQL answers in its own shape and opts out (`config.inputRules: false`). */
 function inputRulesApply(req: FastifyRequest): boolean {
   return (req.routeOptions.config as { inputRules?: boolean } | undefined)?.inputRules !== false;
+}
+
+/** Compiled response serializers by the named schemas they resolve against, then by response schema. */
+const serializers = new Map<string, Map<string, (doc: unknown) => string>>();
+
+/**
+ * Fastify's own serializer factory, compiling each distinct response schema once per process: most
+ * routes answer the same `{$ref: 'Error#'}` for six statuses, and every server of a process (the
+ * test suites start hundreds) shares the named components, so compiling per route and status
+ * would repeat the same work about a thousand times per server.
+ */
+function cachedSerializerFactory(...[externalSchemas, options]: Parameters<ReturnType<typeof SerializerSelector>>) {
+  const compile = SerializerSelector()(externalSchemas, options);
+  const key = JSON.stringify(externalSchemas ?? null) + JSON.stringify(options ?? null);
+  const compiled = serializers.get(key) ?? new Map<string, (doc: unknown) => string>();
+  serializers.set(key, compiled);
+  return (route: { schema?: unknown; method: string; url: string; httpStatus: string }) => {
+    const schemaKey = JSON.stringify(route.schema);
+    let serialize = compiled.get(schemaKey);
+    if (!serialize) {
+      serialize = compile(route);
+      compiled.set(schemaKey, serialize);
+    }
+    return serialize;
+  };
 }
 
 /** Builds the REST API (not listening yet): conventions, auth, rate limits, OpenAPI and every route. */
@@ -32,6 +62,7 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Client-supplied request ids make request logs joinable across the GraphQL layer and the service.
     requestIdHeader: 'x-request-id',
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     // A path that is not valid percent-encoded UTF-8 (`%ED%A0%80`, a lone surrogate) is refused by the
     // router before any route: answer it in the conventions.md shape like every other 400.
     frameworkErrors: (err, _req, reply) => {
@@ -59,14 +90,25 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
     });
   });
 
+  // Named components: routes answer `{$ref: '<name>#'}`, which both the serializer and the document resolve.
+  for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
+  // Errors every route shares (auth, validation, rate limit) are declared here, not in each route.
+  app.addHook('onRoute', (route) => withSharedErrorResponses(route, { rateLimited: config.rateLimitMax > 0 }));
+
   await app.register(swagger, {
+    // Components keep their names (`Check`, not `def-3`): generated clients name their types after them.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documents) => withUniqueOperationIds((documents as unknown as { openapiObject: Record<string, any> }).openapiObject) as never,
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Lookout API',
         version: '1',
         description: 'Uptime and synthetic monitoring: checks, groups, alert channels, results and status pages.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
+      servers: [{ url: config.publicUrl.replace(/\/$/, ''), description: 'This server (LOOKOUT_PUBLIC_URL)' }],
+      tags: API_TAGS,
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },

@@ -6,6 +6,8 @@ import { normaliseQueryArrays } from './query-arrays.js';
 import { PageQuery } from '../contract/common.js';
 import { ErrorGroupIdParams, ErrorGroupPatchBody } from '../contract/error-group-schemas.js';
 import { CheckIdParams } from '../contract/result-schemas.js';
+import { ref } from '../contract/response-shape.js';
+import { responses } from '../contract/route-responses.js';
 
 const tags = ['Error groups'];
 const Archived = Type.Optional(Type.Boolean({ description: 'true: archived groups only (either way); false: open groups only' }));
@@ -31,9 +33,11 @@ export function errorGroupsRoutes(app: Api, { store }: ApiContext): void {
 
   app.get('/v1/error-groups', {
     schema: {
+      operationId: 'listErrorGroups',
       tags,
       summary: 'List the error groups of every check, most recently seen first',
-      description: 'Filters for batch reads: ids, checkIds, archived, and perCheck (the most recently seen groups of each check, with checkIds). '
+      response: responses({ 200: ref('ErrorGroupList') }),
+      description: 'Filters for batch reads: ids (answered in the order given), checkIds, archived, and perCheck (the most recently seen groups of each check, with checkIds). '
         + 'Content-Range counts the groups matching all of them.',
       querystring: ListQuery,
     },
@@ -45,7 +49,10 @@ export function errorGroupsRoutes(app: Api, { store }: ApiContext): void {
   });
 
   app.get('/v1/error-groups/checks/:checkId', {
-    schema: { tags, summary: 'List the error groups of a check, most recently seen first', params: CheckIdParams, querystring: CheckGroupsQuery },
+    schema: {
+      operationId: 'listErrorGroupsOfCheck', tags, summary: 'List the error groups of a check, most recently seen first', params: CheckIdParams,
+      querystring: CheckGroupsQuery, response: responses({ 200: ref('ErrorGroupList') }),
+    },
   }, async (req, reply) => {
     const { page = 1, limit = 10, archived } = req.query;
     const { items, total } = await errorGroups.listForCheck(req.principal.accountId, req.params.checkId, page, limit, { archived });
@@ -53,13 +60,15 @@ export function errorGroupsRoutes(app: Api, { store }: ApiContext): void {
   });
 
   app.get('/v1/error-groups/:id', {
-    schema: { tags, summary: 'Get an error group', params: ErrorGroupIdParams },
+    schema: { operationId: 'getErrorGroup', tags, summary: 'Get an error group', params: ErrorGroupIdParams, response: responses({ 200: ref('ErrorGroup') }) },
   }, async (req) => errorGroups.get(req.principal.accountId, req.params.id));
 
   app.patch('/v1/error-groups/:id', {
     schema: {
+      operationId: 'updateErrorGroup',
       tags,
       summary: 'Archive or un-archive an error group',
+      response: responses({ 200: ref('ErrorGroup') }),
       description: 'archivedUntilNextEvent: true hides the group until its error happens again; archiveForEver: true hides it for good. '
         + 'archivedUntilNextEvent: false un-archives it (unless archiveForEver: true is also sent); archiveForEver: false lifts only the permanent archive.',
       params: ErrorGroupIdParams,

@@ -3,6 +3,7 @@ import { EVENT_STREAM_HEARTBEAT_SECONDS, EVENT_STREAM_MAX_BUFFER_BYTES, formatSs
 import { createEventStreamService } from '../service/event-stream-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { normaliseQueryArrays } from './query-arrays.js';
+import { nonJson, responses } from '../contract/route-responses.js';
 
 const EventStreamQuery = Type.Object({
   types: Type.Optional(Type.Array(Type.Enum([...LOOKOUT_EVENT_TYPES]), { minItems: 1, maxItems: LOOKOUT_EVENT_TYPES.length, uniqueItems: true })),
@@ -22,8 +23,10 @@ export function eventsRoutes(app: Api, { bus }: ApiContext): void {
 
   app.get('/v1/events/stream', {
     schema: {
+      operationId: 'streamEvents',
       tags: ['Events'],
       summary: "Stream the caller's account events (Server-Sent Events)",
+      response: responses({ 200: nonJson('Server-Sent Events, one per account event', ['text/event-stream']) }),
       description: 'One SSE message per event: `event` is its type (checkResultCreated, checkStatusChanged, alertNotified, '
         + 'testSessionUpdated), `data` the event as JSON, `id` a sequence number of the stream. types (comma-separated) '
         + `narrows the types. A comment arrives at once when the stream is live and every ${EVENT_STREAM_HEARTBEAT_SECONDS} s after. `

@@ -17,6 +17,8 @@ import { checkGroupsRoutes } from './check-groups-routes.js';
 import { checksRoutes } from './checks-routes.js';
 import { runAssetsRoutes } from './run-assets-routes.js';
 import { runsRoutes } from './runs-routes.js';
+import { checkGroupTriggersRoutes } from './check-group-triggers-routes.js';
+import { clientCertificatesRoutes } from './client-certificates-routes.js';
 import { testSessionsRoutes } from './test-sessions-routes.js';
 import { eventsRoutes } from './events-routes.js';
 
@@ -39,6 +41,8 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   errorGroupsRoutes,
   analyticsRoutes,
   runsRoutes,
+  checkGroupTriggersRoutes,
+  clientCertificatesRoutes,
   runAssetsRoutes,
   testSessionsRoutes,
   eventsRoutes,

@@ -9,6 +9,8 @@ import { createResultService } from '../service/result-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { routeRateLimit } from './route-rate-limit.js';
 import { unixSeconds } from '../contract/result-schemas.js';
+import { ref } from '../contract/response-shape.js';
+import { nonJson, responses } from '../contract/route-responses.js';
 
 const UUID = Type.String({ format: 'uuid' });
 
@@ -19,8 +21,10 @@ export function runAssetsRoutes(app: Api, { store, config }: ApiContext): void {
 
   app.get('/v1/check-results/:checkId/:checkResultId/assets/:file', {
     schema: {
+      operationId: 'getCheckResultAsset',
       tags: ['Check results'],
       summary: 'Download an asset (screenshot) of a browser or multi-step run',
+      response: responses({ 200: nonJson('The file', ['image/png', 'image/jpeg', 'application/octet-stream'], { type: 'string', format: 'binary' }) }),
       description: 'Only files the result lists in its jobAssets are served.',
       params: Type.Object({ checkId: UUID, checkResultId: UUID, file: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9._-]+$' }) }),
     },
@@ -39,8 +43,10 @@ export function runAssetsRoutes(app: Api, { store, config }: ApiContext): void {
 
   app.get('/v1/checks/heartbeats/:checkId/availability', {
     schema: {
+      operationId: 'getHeartbeatAvailability',
       tags: ['Heartbeats'],
       summary: 'Availability of a heartbeat check over a window',
+      response: responses({ 200: ref('HeartbeatAvailability') }),
       description: 'Percentage of FINAL heartbeat results without failure (a ping in time passes; a missed deadline or /fail fails).',
       params: Type.Object({ checkId: UUID }),
       querystring: Type.Object({

@@ -6,9 +6,12 @@ import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
 import { routeRateLimit } from './route-rate-limit.js';
 import { PageQuery } from '../contract/common.js';
+import { ref } from '../contract/response-shape.js';
+import { NO_CONTENT, nonJson, responses } from '../contract/route-responses.js';
 
 const CheckId = Type.Object({ checkId: Type.String({ format: 'uuid' }) });
 const TOKEN = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+const PING_OPERATIONS = { ping: 'pingHeartbeat', start: 'pingHeartbeatStart', fail: 'pingHeartbeatFail' } as const;
 
 /**
  * Runs on demand and heartbeat pings: trigger tokens (`/v1/triggers/checks/{checkId}`), the public
@@ -23,17 +26,23 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
   });
   const tags = ['Triggers'];
 
-  app.post('/v1/triggers/checks/:checkId', { schema: { tags, summary: 'Create the trigger token of a check', params: CheckId } }, async (req, reply) => {
+  app.post('/v1/triggers/checks/:checkId', {
+    schema: { operationId: 'createCheckTrigger', tags, summary: 'Create the trigger token of a check', params: CheckId, response: responses({ 201: ref('CheckTrigger') }) },
+  }, async (req, reply) => {
     const { accountId } = req.principal;
     if (!(await store.checks.get(accountId, req.params.checkId))) throw notFound('Check', req.params.checkId);
     return reply.code(201).send(triggerView(await store.checkTriggers.upsert(accountId, req.params.checkId)));
   });
-  app.get('/v1/triggers/checks/:checkId', { schema: { tags, summary: 'Get the trigger token of a check', params: CheckId } }, async (req) => {
+  app.get('/v1/triggers/checks/:checkId', {
+    schema: { operationId: 'getCheckTrigger', tags, summary: 'Get the trigger token of a check', params: CheckId, response: responses({ 200: ref('CheckTrigger') }) },
+  }, async (req) => {
     const row = await store.checkTriggers.get(req.principal.accountId, req.params.checkId);
     if (!row) throw notFound('Trigger of check', req.params.checkId);
     return triggerView(row);
   });
-  app.delete('/v1/triggers/checks/:checkId', { schema: { tags, summary: 'Delete the trigger token of a check', params: CheckId } }, async (req, reply) => {
+  app.delete('/v1/triggers/checks/:checkId', {
+    schema: { operationId: 'deleteCheckTrigger', tags, summary: 'Delete the trigger token of a check', params: CheckId, response: responses({ 204: NO_CONTENT }) },
+  }, async (req, reply) => {
     if (!(await store.checkTriggers.delete(req.principal.accountId, req.params.checkId))) throw notFound('Trigger of check', req.params.checkId);
     return reply.code(204).send();
   });
@@ -41,9 +50,12 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
   // Same run as the trigger URL, authenticated by API key: what the GraphQL `runCheck` mutation uses.
   app.post('/v1/checks/:checkId/run', {
     schema: {
+      operationId: 'runCheck',
       tags,
       summary: 'Run a check now (API key)',
-      description: 'Runs the check once (with its retries) in its first location, or in all of them for parallel checks, and answers with the FINAL results. 60 calls a minute per account.',
+      response: responses({ 200: ref('CheckRun') }, 409),
+      description: 'Runs the check once (with its retries) in its first location, or in all of them for parallel checks, and answers with the FINAL results. 60 calls a minute per account. '
+        + 'A check with nowhere to run (no locations or private locations of its own or its group\'s) answers 409, `attributes.idle` saying why.',
       params: CheckId,
     },
     config: routeRateLimit(config, 60) as never,
@@ -56,7 +68,10 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
       // One route for both methods: they share the trigger's budget of 10 calls a minute.
       method: ['GET', 'POST'],
       url: '/checks/:checkId/trigger/:token',
-      schema: { tags, summary: 'Run a check now through its trigger URL (no API key)', params: Type.Object({ checkId: Type.String({ format: 'uuid' }), token: TOKEN }) },
+      schema: {
+        operationId: 'runCheckTrigger', tags, summary: 'Run a check now through its trigger URL (no API key)',
+        params: Type.Object({ checkId: Type.String({ format: 'uuid' }), token: TOKEN }), response: responses({ 200: ref('CheckRun') }, 409),
+      },
       config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: any) => `trigger|${r.params.token}` } } as never,
       handler: async (req: any) => {
         const accountId = await store.checkTriggers.call(req.params.checkId, req.params.token);
@@ -71,7 +86,10 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
       app.route({
         method: ['GET', 'POST'],
         url: `/ping/:token${suffix}`,
-        schema: { tags: pingTags, summary: `Heartbeat ${kind} (no API key)`, params: Type.Object({ token: TOKEN }) },
+        schema: {
+          operationId: `${PING_OPERATIONS[kind]}`, tags: pingTags, summary: `Heartbeat ${kind} (no API key)`, params: Type.Object({ token: TOKEN }),
+          response: responses({ 200: nonJson('OK', ['text/plain']) }),
+        },
         config: { public: true, rateLimit: { max: 600, timeWindow: 60_000, keyGenerator: (r: any) => `ping|${r.params.token}` } } as never,
         handler: async (req: any, reply: any) => {
           const rows = await store.runner.checkByPingToken(req.params.token);
@@ -88,7 +106,10 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
   }
 
   app.get('/v1/checks/heartbeats/:checkId/events', {
-    schema: { tags: pingTags, summary: 'Pings received by a heartbeat check, newest first', params: CheckId, querystring: Type.Object(PageQuery, { additionalProperties: false }) },
+    schema: {
+      operationId: 'listHeartbeatPings', tags: pingTags, summary: 'Pings received by a heartbeat check, newest first', params: CheckId,
+      querystring: Type.Object(PageQuery, { additionalProperties: false }), response: responses({ 200: ref('HeartbeatPingList') }),
+    },
   }, async (req, reply) => {
     const { accountId } = req.principal;
     const check = await store.checks.get(accountId, req.params.checkId);

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { ALERT_CHANNEL_TYPES, HTTP_METHODS, type AlertChannelType } from '../domain/catalog.js';
-import { Nullable } from './common.js';
+import { Nullable, nullWhereOptional } from './common.js';
 
 export const OPSGENIE_REGIONS = ['US', 'EU'] as const;
 export const OPSGENIE_PRIORITIES = ['P1', 'P2', 'P3', 'P4', 'P5'] as const;
@@ -21,8 +21,11 @@ const LockableKeyValue = Type.Object(
 );
 const KeyValues = Type.Optional(Nullable(Type.Array(LockableKeyValue, { maxItems: 100 })));
 
-/** The `config` of each channel type; validated in the handler once `type` is known. */
-export const ALERT_CHANNEL_CONFIG_SCHEMAS: Record<AlertChannelType, Type.TObject> = {
+/**
+ * The `config` of each channel type; validated in the handler once `type` is known (on update,
+ * after the config sent is merged over the stored one). Optional keys also take null ("not given").
+ */
+const CONFIG_BODIES: Record<AlertChannelType, Type.TObject> = {
   EMAIL: obj({ address: Type.String({ format: 'email', maxLength: 320 }) }),
   SLACK: obj({ url: HttpUrl, channel: Type.Optional(Nullable(Type.String({ maxLength: 256 }))) }),
   SLACK_APP: obj({ channel: Type.String({ minLength: 1, maxLength: 256 }), url: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))) }),
@@ -51,6 +54,9 @@ export const ALERT_CHANNEL_CONFIG_SCHEMAS: Record<AlertChannelType, Type.TObject
     priority: Type.Enum([...OPSGENIE_PRIORITIES]),
   }),
 };
+export const ALERT_CHANNEL_CONFIG_SCHEMAS = Object.fromEntries(
+  Object.entries(CONFIG_BODIES).map(([type, schema]) => [type, nullWhereOptional(schema)]),
+) as Record<AlertChannelType, Type.TObject>;
 
 const ConfigObject = Type.Object({}, {
   additionalProperties: true,
@@ -75,9 +81,12 @@ export const AlertChannelCreate = Type.Object(
   { additionalProperties: false },
 );
 
-/** Update: every field optional; `type` may be sent but cannot change. */
+/**
+ * Update: every field optional, null meaning "not given" (kept); `type` may be sent but cannot
+ * change; a `config` sent merges over the stored one key by key.
+ */
 export const AlertChannelUpdate = Type.Object(
-  { type: Type.Optional(Type.Enum([...ALERT_CHANNEL_TYPES])), config: Type.Optional(ConfigObject), ...settings },
+  { type: Type.Optional(Nullable(Type.Enum([...ALERT_CHANNEL_TYPES]))), config: Type.Optional(Nullable(ConfigObject)), ...settings },
   { additionalProperties: false },
 );
 

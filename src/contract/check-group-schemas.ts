@@ -3,9 +3,9 @@ import { ASSERTION_SOURCES } from '../domain/catalog.js';
 import {
   AlertChannelSubscriptionInput, AlertSettings, Assertion, EnvironmentVariables, KeyValue, LocationList, Nullable,
   Name, PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,
-  IntId,
+  IntId, nullWhereOptional, toUpdateSchema,
 } from './common.js';
-import { partialObject } from './check-schemas.js';
+import { BasicAuth } from './check-schemas.js';
 
 const ApiCheckDefaults = Type.Object(
   {
@@ -15,15 +15,13 @@ const ApiCheckDefaults = Type.Object(
     assertions: Type.Optional(
       Type.Array(Type.Object({ ...Assertion.properties, source: Type.Enum([...(ASSERTION_SOURCES.API ?? [])]) }, { additionalProperties: false }), { maxItems: 100 }),
     ),
-    basicAuth: Type.Optional(
-      Nullable(Type.Object({ username: Type.String({ maxLength: 1024 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false })),
-    ),
+    basicAuth: Type.Optional(BasicAuth),
   },
   { additionalProperties: false },
 );
 
-/** Body of check group creation (`POST /v2/check-groups`). */
-export const CheckGroupCreate = Type.Object(
+/** Body of check group creation (`POST /v2/check-groups`); optional keys also take null ("not given"), at every depth. */
+export const CheckGroupCreate = nullWhereOptional(Type.Object(
   {
     name: Name,
     activated: Type.Optional(Type.Boolean()),
@@ -48,7 +46,7 @@ export const CheckGroupCreate = Type.Object(
     doubleCheck: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
-);
+)) as Type.TObject;
 
-/** Body of check group updates: every field optional. */
-export const CheckGroupUpdate = partialObject(CheckGroupCreate);
+/** Body of check group updates: every key optional and nullable at every depth (merged by the update semantics). */
+export const CheckGroupUpdate = toUpdateSchema(CheckGroupCreate) as Type.TObject;

@@ -7,7 +7,7 @@ import {
   AlertChannelSubscriptionInput, AlertSettings, Assertion, EnvironmentVariables, KeyValue, LocationList,
   Nullable, PrivateLocationList, RetryStrategy, RuntimeIdField, Tags,
   Name,
-  IntId,
+  IntId, nullWhereOptional, toUpdateSchema,
 } from './common.js';
 
 const assertionsFor = (type: CheckType) =>
@@ -16,8 +16,12 @@ const assertionsFor = (type: CheckType) =>
     { maxItems: 100 },
   );
 
-const BasicAuth = Nullable(
-  Type.Object({ username: Type.String({ maxLength: 1024 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false }),
+/** Basic auth; a part left out is "" (clients that drop empty strings leave out an empty password). */
+export const BasicAuth = Nullable(
+  Type.Object(
+    { username: Type.Optional(Type.String({ maxLength: 1024 })), password: Type.Optional(Type.String({ maxLength: 1024 })) },
+    { additionalProperties: false },
+  ),
 );
 
 export const ApiRequest = Type.Object(
@@ -85,7 +89,8 @@ export const Heartbeat = Type.Object(
   {
     period: Type.Integer({ minimum: 1 }),
     periodUnit: Type.Enum([...TIME_UNITS]),
-    grace: Type.Integer({ minimum: 0 }),
+    // 0 when left out: clients that drop zero values leave it out.
+    grace: Type.Optional(Type.Integer({ minimum: 0 })),
     graceUnit: Type.Enum([...TIME_UNITS]),
     // Server-assigned; clients that read a check and send it back include them.
     pingToken: Type.Optional(Type.String()),
@@ -95,7 +100,7 @@ export const Heartbeat = Type.Object(
 );
 
 const Dependency = Type.Object(
-  { path: Type.String({ minLength: 1, maxLength: 1024 }), content: Type.String({ maxLength: 1_000_000 }) },
+  { path: Type.String({ minLength: 1, maxLength: 1024 }), content: Type.Optional(Type.String({ maxLength: 1_000_000 })) },
   { additionalProperties: false },
 );
 
@@ -165,9 +170,13 @@ export function partialObject(schema: Type.TObject): Type.TObject {
 
 const obj = (props: Type.TProperties) => Type.Object(props, { additionalProperties: false });
 
-/** The create body of each check type; update bodies are the same with every field optional. */
-export const CHECK_CREATE_SCHEMAS: Record<CheckType, Type.TObject> = {
-  API: obj({ ...common, ...responseTimes, ...setupTeardown, request: ApiRequest, sslCheckDomain: scripted.sslCheckDomain }),
+/**
+ * The create body of each check type; every optional key also takes null ("not given": its
+ * default), at every depth. Update bodies are the same with every key optional (CHECK_UPDATE_SCHEMAS).
+ */
+const CREATE_BODIES: Record<CheckType, Type.TObject> = {
+  // `script` is echoed by the real API on API checks too: stored and echoed, not run.
+  API: obj({ ...common, ...responseTimes, ...setupTeardown, request: ApiRequest, sslCheckDomain: scripted.sslCheckDomain, script: Type.Optional(scripted.script) }),
   URL: obj({ ...common, ...responseTimes, request: UrlRequest, sslCheckDomain: scripted.sslCheckDomain }),
   TCP: obj({ ...common, ...responseTimes, request: TcpRequest }),
   DNS: obj({ ...common, ...responseTimes, request: DnsRequest }),
@@ -178,20 +187,17 @@ export const CHECK_CREATE_SCHEMAS: Record<CheckType, Type.TObject> = {
   PLAYWRIGHT: obj({ ...common, ...scripted, script: Type.Optional(scripted.script) }),
   AGENTIC: obj({ ...common, prompt: Type.String({ minLength: 1, maxLength: 10_000 }) }),
 };
+export const CHECK_CREATE_SCHEMAS = Object.fromEntries(
+  CHECK_TYPES.map((t) => [t, nullWhereOptional(CREATE_BODIES[t])]),
+) as Record<CheckType, Type.TObject>;
 
 /**
- * Update bodies: every field optional, and the nested `request`/`heartbeat` objects too, because an
- * update merges into the stored check (the merged result is then held to the create schema).
+ * Update bodies: every key optional and nullable at every depth (toUpdateSchema), because an
+ * update merges into the stored check by the update semantics (null or absent: left as stored);
+ * the merged result is then held to the create schema.
  */
 export const CHECK_UPDATE_SCHEMAS = Object.fromEntries(
-  CHECK_TYPES.map((t) => {
-    const props: Type.TProperties = { ...CHECK_CREATE_SCHEMAS[t].properties };
-    for (const nested of ['request', 'heartbeat']) {
-      const schema = props[nested];
-      if (schema && Type.IsObject(schema)) props[nested] = partialObject(schema);
-    }
-    return [t, partialObject(Type.Object(props))];
-  }),
+  CHECK_TYPES.map((t) => [t, toUpdateSchema(CHECK_CREATE_SCHEMAS[t])]),
 ) as Record<CheckType, Type.TObject>;
 
 /**
@@ -199,7 +205,7 @@ export const CHECK_UPDATE_SCHEMAS = Object.fromEntries(
  * the rest is validated against that type's schema by the handler.
  */
 export const GenericCheckBody = Type.Object({
-  checkType: Type.Optional(Type.Enum([...CHECK_TYPES])),
+  checkType: Type.Optional(Nullable(Type.Enum([...CHECK_TYPES]))),
 });
 
 export const CheckListQuery = Type.Object(

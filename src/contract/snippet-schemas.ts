@@ -1,13 +1,16 @@
 import Type from 'typebox';
+import { Nullable } from './common.js';
+
+const Script = Type.String({ maxLength: 1_000_000 });
 
 export const SnippetCreate = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 2048 }), script: Type.String({ maxLength: 1_000_000 }) },
+  { name: Type.String({ minLength: 1, maxLength: 2048 }), script: Script },
   { additionalProperties: false },
 );
 
-/** Update: the fields given replace the stored ones. */
+/** Update: the fields given replace the stored ones; left out or null, they are kept. */
 export const SnippetUpdate = Type.Object(
-  { name: Type.Optional(SnippetCreate.properties.name), script: Type.Optional(SnippetCreate.properties.script) },
+  { name: Type.Optional(Nullable(SnippetCreate.properties.name)), script: Type.Optional(Nullable(Script)) },
   { additionalProperties: false },
 );
 

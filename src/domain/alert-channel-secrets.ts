@@ -72,8 +72,8 @@ export function maskedSecrets(type: AlertChannelType, secrets: Record<string, st
 
 /**
  * The config an update means, secrets resolved against the stored ones: a secret field left out,
- * or sent back in its masked form, keeps the stored value; any other value (null included) is taken
- * as sent, so a new value replaces the secret and null clears an optional one. Locked entries
+ * sent as null (it reads back so) or sent back in its masked form keeps the stored value; any other
+ * value is taken as sent, so a new value replaces the secret and "" clears an optional one. Locked entries
  * sent without a value keep theirs (keepLockedValues), looked up in `storedConfig` and `stored`.
  */
 export function resolveSecretsOnUpdate(
@@ -86,7 +86,7 @@ export function resolveSecretsOnUpdate(
   for (const field of SECRET_CONFIG_FIELDS[type]) {
     const current = stored[field];
     const sentMasked = current !== undefined && SHOWN_MASKED.has(field) && incoming[field] === maskSecret(current);
-    if (!(field in incoming) || sentMasked) {
+    if (incoming[field] == null || sentMasked) {
       if (current !== undefined) out[field] = current;
       else delete out[field];
     }

@@ -1,4 +1,5 @@
 import type { CheckData } from './check-defaults.js';
+import { effectiveLocations, type Placement } from './effective-locations.js';
 import type { GroupData } from './group-defaults.js';
 
 /** A key/value entry of headers, query parameters and environment variables. */
@@ -23,7 +24,8 @@ export interface Subscription {
 /**
  * The check as it runs inside its group — what `/v1/check-groups/{id}/checks` answers and what the
  * runner executes. Precedence (documented in README "Group settings"):
- * - the group decides: locations and privateLocations (when the group names any), runtimeId (when set),
+ * - the group decides: locations and privateLocations (when the group names any, see
+ *   effectiveLocations; when neither names any the check is idle, see idleReason), runtimeId (when set),
  *   alertSettings/useGlobalAlertSettings, alertChannelSubscriptions, retryStrategy (unless "FALLBACK"),
  *   runParallel, doubleCheck, and for API checks the setup/teardown snippets and scripts (when set);
  * - both contribute: tags (union), environmentVariables (check wins on the same key), API request
@@ -38,10 +40,7 @@ export function applyGroupSettings(
   groupSubscriptions: Subscription[],
 ): CheckData & { checkType: string } {
   const c: CheckData & { checkType: string } = { ...check };
-  if (group.locations.length > 0 || group.privateLocations.length > 0) {
-    c.locations = [...group.locations];
-    c.privateLocations = [...group.privateLocations];
-  }
+  Object.assign(c, effectiveLocations({ locations: check.locations, privateLocations: check.privateLocations }, group as Placement));
   if (group.runtimeId) c.runtimeId = group.runtimeId;
   c.useGlobalAlertSettings = group.useGlobalAlertSettings ?? false;
   if (group.alertSettings) c.alertSettings = group.alertSettings;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import {
-  DEFAULT_ALERT_SETTINGS, DEFAULT_FREQUENCY, RESPONSE_TIME_LIMITS, type CheckType,
-} from './catalog.js';
+import type { CheckType } from './catalog.js';
+import { ALERT_SETTINGS_SHAPE, CHECK_SHAPES, RETRY_STRATEGY_SHAPE } from './check-shapes.js';
+import { mergeUpdate, withDefaults } from './merge-update.js';
 
 /** A check as stored and echoed: the accepted body with defaults filled in. */
 export type CheckData = Record<string, any> & { name: string };
@@ -9,41 +9,22 @@ export type CheckData = Record<string, any> & { name: string };
 /** Locations a check runs in when it names none and has no group or private location. */
 export const DEFAULT_LOCATIONS = ['us-east-1'];
 
-const REQUEST_DEFAULTS: Partial<Record<CheckType, Record<string, unknown>>> = {
-  API: {
-    method: 'GET', followRedirects: true, skipSSL: false, ipFamily: 'IPv4', body: '', bodyType: 'NONE',
-    headers: [], queryParameters: [], assertions: [], basicAuth: null,
-  },
-  URL: { followRedirects: true, skipSSL: false, ipFamily: 'IPv4', assertions: [] },
-  TCP: { data: '', ipFamily: 'IPv4', assertions: [] },
-  // nameServer null: the resolver configured on the machine that runs the check.
-  DNS: { recordType: 'A', nameServer: null, port: 53, protocol: 'UDP', assertions: [] },
-  ICMP: { ipFamily: 'IPv4', pingCount: 10, assertions: [] },
-};
-
-/** Fills the unspecified parts of alert settings from the defaults of conventions.md. */
+/** Fills the unspecified parts of alert settings, key by key, from the defaults of conventions.md. */
 export function withAlertSettingsDefaults(settings: Record<string, any> | null | undefined): Record<string, any> {
-  const s = settings ?? {};
-  return {
-    escalationType: s.escalationType ?? DEFAULT_ALERT_SETTINGS.escalationType,
-    runBasedEscalation: s.runBasedEscalation ?? { ...DEFAULT_ALERT_SETTINGS.runBasedEscalation },
-    timeBasedEscalation: s.timeBasedEscalation ?? { ...DEFAULT_ALERT_SETTINGS.timeBasedEscalation },
-    reminders: s.reminders ?? { ...DEFAULT_ALERT_SETTINGS.reminders },
-    parallelRunFailureThreshold: s.parallelRunFailureThreshold ?? { ...DEFAULT_ALERT_SETTINGS.parallelRunFailureThreshold },
-    ...(s.sslCertificates ? { sslCertificates: s.sslCertificates } : {}),
-  };
+  return withDefaults({ ...(settings ?? {}) }, ALERT_SETTINGS_SHAPE);
 }
 
 /** Fills the unspecified parts of a retry strategy; null stays null (no retries). */
 export function withRetryDefaults(strategy: Record<string, any> | null | undefined): Record<string, any> | null {
   if (!strategy) return null;
+  const s = withDefaults({ ...strategy }, RETRY_STRATEGY_SHAPE);
   return {
-    type: strategy.type,
-    baseBackoffSeconds: strategy.baseBackoffSeconds ?? 60,
-    maxRetries: strategy.type === 'SINGLE_RETRY' ? 1 : (strategy.maxRetries ?? 2),
-    maxDurationSeconds: strategy.maxDurationSeconds ?? 600,
-    sameRegion: strategy.sameRegion ?? true,
-    onlyOn: strategy.onlyOn ?? null,
+    type: s.type,
+    baseBackoffSeconds: s.baseBackoffSeconds,
+    maxRetries: s.type === 'SINGLE_RETRY' ? 1 : s.maxRetries,
+    maxDurationSeconds: s.maxDurationSeconds,
+    sameRegion: s.sameRegion,
+    onlyOn: s.onlyOn,
   };
 }
 
@@ -58,56 +39,20 @@ export function newPingToken(): string {
  */
 export function withCheckDefaults(type: CheckType, input: CheckData, publicUrl: string): CheckData {
   const c: CheckData = { ...input };
-  c.activated ??= true;
-  c.muted ??= false;
-  c.doubleCheck ??= true;
-  c.shouldFail ??= false;
-  c.privateLocations ??= [];
-  c.tags ??= [];
-  if (c.locations == null) {
-    const placedElsewhere = c.privateLocations.length > 0 || c.groupId != null;
-    c.locations = placedElsewhere ? [] : [...DEFAULT_LOCATIONS];
-  }
-  c.useGlobalAlertSettings ??= true;
-  c.alertSettings = withAlertSettingsDefaults(c.alertSettings);
-  c.groupId ??= null;
-  c.groupOrder ??= null;
-  c.runtimeId ??= null;
-  c.retryStrategy = withRetryDefaults(c.retryStrategy);
-  c.triggerIncident ??= null;
-  c.runParallel ??= false;
-  c.description ??= null;
-  c.frequency ??= DEFAULT_FREQUENCY;
-  c.frequencyOffset ??= null;
-  c.environmentVariables ??= [];
   delete c.alertChannelSubscriptions;
   delete c.checkType;
-
-  const limits = RESPONSE_TIME_LIMITS[type];
-  if (limits) {
-    c.degradedResponseTime ??= limits.degraded;
-    c.maxResponseTime ??= limits.max;
+  if (c.locations == null) {
+    const placedElsewhere = (c.privateLocations ?? []).length > 0 || c.groupId != null;
+    c.locations = placedElsewhere ? [] : [...DEFAULT_LOCATIONS];
   }
-  const requestDefaults = REQUEST_DEFAULTS[type];
-  if (requestDefaults) c.request = { ...requestDefaults, ...stripUndefined(c.request ?? {}) };
-  if (type === 'API') {
-    c.setupSnippetId ??= null;
-    c.tearDownSnippetId ??= null;
-    c.localSetupScript ??= null;
-    c.localTearDownScript ??= null;
-  }
-  if (type === 'API' || type === 'URL' || type === 'BROWSER' || type === 'MULTI_STEP') c.sslCheckDomain ??= null;
-  if (type === 'BROWSER' || type === 'MULTI_STEP' || type === 'PLAYWRIGHT') {
-    c.script ??= null;
-    c.scriptPath ??= null;
-    c.dependencies ??= null;
-  }
+  const filled = withDefaults(c, CHECK_SHAPES[type]);
+  if (filled.retryStrategy) filled.retryStrategy = withRetryDefaults(filled.retryStrategy);
   if (type === 'HEARTBEAT') {
     // The token is server-owned: callers strip any client-sent one (see stripServerOwnedFields).
-    const token = c.heartbeat?.pingToken ?? newPingToken();
-    c.heartbeat = { ...c.heartbeat, pingToken: token, pingUrl: `${publicUrl.replace(/\/$/, '')}/ping/${token}` };
+    const token = filled.heartbeat?.pingToken ?? newPingToken();
+    filled.heartbeat = { ...filled.heartbeat, pingToken: token, pingUrl: `${publicUrl.replace(/\/$/, '')}/ping/${token}` };
   }
-  return c;
+  return filled;
 }
 
 /** Removes fields clients may echo back but never set (the heartbeat ping token and URL). */
@@ -117,18 +62,11 @@ export function stripServerOwnedFields(body: Record<string, any>): Record<string
   return { ...body, heartbeat };
 }
 
-function stripUndefined<T extends Record<string, unknown>>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
 /**
- * Merges an accepted update body into a stored check: top-level fields replace, and the nested
- * `request` and `heartbeat` objects merge one level deep so a partial request keeps the rest.
+ * Merges an accepted update body into a stored check by the update rules of merge-update.ts:
+ * null or absent leaves a field as stored (`groupId: null` leaves the group), lists replace,
+ * objects merge key by key at every depth.
  */
-export function mergeCheckUpdate(stored: CheckData, update: Record<string, any>): CheckData {
-  const merged: CheckData = { ...stored, ...update };
-  for (const nested of ['request', 'heartbeat']) {
-    if (update[nested] && stored[nested]) merged[nested] = { ...stored[nested], ...update[nested] };
-  }
-  return merged;
+export function mergeCheckUpdate(type: CheckType, stored: CheckData, update: Record<string, any>): CheckData {
+  return mergeUpdate(stored, update, CHECK_SHAPES[type]);
 }

@@ -70,10 +70,6 @@ export function checkRuleIssues(type: CheckType, c: CheckData): Issue[] {
     }
   }
 
-  if (c.locations.length === 0 && c.privateLocations.length === 0 && c.groupId == null) {
-    issues.push({ key: 'locations', message: 'must name at least one location or private location, unless the check is in a group' });
-  }
-
   const seen = new Set<string>();
   (c.environmentVariables ?? []).forEach((v: { key: string }, i: number) => {
     if (seen.has(v.key)) issues.push({ key: `environmentVariables.${i}.key`, message: `duplicates "${v.key}"` });

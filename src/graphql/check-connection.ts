@@ -1,14 +1,19 @@
 import type { CheckFilter } from './__generated__/resolvers-types.js';
 import { offsetConnection, totalOfContentRange, type Connection } from './connection.js';
 import type { GraphqlContext } from './context.js';
+import { filterGroupRestId } from './rest-references.js';
 import type { RestCheck } from './rest-types.js';
 
-/** REST query parameters of `GET /v1/checks` for a CheckFilter. */
+/**
+ * REST query parameters of `GET /v1/checks` for a CheckFilter; `group` may be the group's global id
+ * or REST id, the deprecated `groupId` is its REST id (filterGroupRestId: BAD_USER_INPUT for an id
+ * that can be neither, or for both naming different groups).
+ */
 export function checkListQuery(filter: CheckFilter | null | undefined) {
   return {
     tag: filter?.tags ?? undefined,
     checkType: filter?.checkType ?? undefined,
-    groupId: filter?.groupId ?? undefined,
+    groupId: filterGroupRestId(filter),
     activated: filter?.activated ?? undefined,
     status: filter?.state?.toLowerCase(),
     search: filter?.search ?? undefined,

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
@@ -17,6 +16,7 @@ import { createReferenceResolver } from './federation.js';
 import { landingPagePlugin } from './landing-page.js';
 import { createGraphqlRouteGuard } from './graphql-route-guard.js';
 import { legacyJsonStatus } from './legacy-json-status.js';
+import { loadTypeDefs } from './load-type-defs.js';
 import { DEFAULT_INTROSPECTION_COST } from './operation-measure.js';
 import { DEFAULT_REQUEST_SIZE_LIMITS } from './request-size-error.js';
 import { createRestClient, type RestClient } from './rest-client.js';
@@ -36,17 +36,14 @@ import { checkRunDataResolvers } from './resolvers/check-run-data-resolvers.js';
 import { errorGroupNodeTypes, errorGroupResolvers } from './resolvers/error-group-resolvers.js';
 import { resultNodeTypes, resultResolvers } from './resolvers/result-resolvers.js';
 import { runCheckResolvers } from './resolvers/run-check-resolvers.js';
+import { subscriptionEventResolvers } from './resolvers/subscription-event-resolvers.js';
 import { testSessionNodeTypes, testSessionResolvers } from './resolvers/test-session-resolvers.js';
 import type { NodeType } from './node-type.js';
 
 /** The path of the GraphQL endpoint (HTTP here, graphql-ws on the same path). */
 export const GRAPHQL_PATH = '/graphql';
 
-/** The SDL of every module in schema/, in file-name order. */
-export function loadTypeDefs(): string {
-  const dir = new URL('../../schema/', import.meta.url);
-  return readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort().map((f) => readFileSync(new URL(f, dir), 'utf8')).join('\n');
-}
+export { loadTypeDefs };
 
 /** Characters of query text automatic persisted queries keep at most (about 16 MB as UTF-16). */
 const APQ_CACHE_CHARS = 8 * 1024 * 1024;
@@ -61,6 +58,8 @@ export const CORE_RESOLVERS = [
   alertChannelResolvers, alertChannelMutationResolvers, alertNotificationResolvers, groupMutationResolvers,
   variableResolvers, snippetResolvers, privateLocationResolvers,
   resultResolvers, checkRunDataResolvers, errorGroupResolvers, testSessionResolvers, runCheckResolvers,
+  // The event types are part of the schema whether or not this process serves subscriptions.
+  subscriptionEventResolvers,
 ] as unknown as ResolverMap[];
 
 /** Options of createGraphql. */

@@ -57,3 +57,16 @@ export function requireRestId<T>(restId: T | null, type: string, id: string): T 
   if (restId === null) throw codedError('NOT_FOUND', `${type} ${id} not found`);
   return restId;
 }
+
+/**
+ * The REST ids a list argument or filter names (global ids or REST ids alike). An entry that can be no
+ * id of the type is the caller's mistake, answered as BAD_USER_INPUT naming the argument, rather than
+ * a filter that silently matches nothing.
+ */
+export function requireRestIds<T>(ids: readonly string[], toRestId: (id: string) => T | null, argumentName: string): T[] {
+  return ids.map((id) => {
+    const restId = toRestId(id);
+    if (restId === null) throw codedError('BAD_USER_INPUT', `"${argumentName}" holds ${JSON.stringify(id.slice(0, 100))}, which is no id of the expected type`, { argumentName });
+    return restId;
+  });
+}

@@ -5,10 +5,13 @@ export function resultGlobalId(checkId: string, resultId: string): string {
   return toGlobalId('CheckResult', `${checkId}:${resultId}`);
 }
 
-/** `{checkId, resultId}` of a result's global id; null when `id` is not one. */
+/**
+ * `{checkId, resultId}` of a result's global id, or of its REST ids written `checkId:resultId` (what
+ * the global id encodes: REST has no address for a result without its check); null when `id` is neither.
+ */
 export function resultRestIds(id: string): { checkId: string; resultId: string } | null {
   const g = fromGlobalId(id);
-  if (g?.type !== 'CheckResult') return null;
-  const [checkId, resultId, extra] = g.restId.split(':');
+  const restId = g?.type === 'CheckResult' ? g.restId : id;
+  const [checkId, resultId, extra] = restId.split(':');
   return checkId && resultId && extra === undefined && isUuid(checkId) && isUuid(resultId) ? { checkId, resultId } : null;
 }

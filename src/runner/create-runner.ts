@@ -2,7 +2,8 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { CheckType } from '../domain/catalog.js';
 import { heartbeatState } from '../domain/heartbeat-state.js';
-import { notFound } from '../domain/lookout-error.js';
+import { idleReason } from '../domain/idle-reason.js';
+import { LookoutError, notFound } from '../domain/lookout-error.js';
 import { locationsForSlot, slotIndex, cadenceOf } from '../domain/schedule-slots.js';
 import type { Store } from '../store/create-store.js';
 import type { ScheduledCheckRow } from '../store/runner-repository.js';
@@ -61,6 +62,7 @@ export function createRunner(options: RunnerOptions) {
       const run = await runCheck({
         check: prepared.check, variables: prepared.variables, locations: dataCenter, allLocations: all.filter((l) => !isPrivate.has(l)),
         executor, record, signal: shutdown.signal, logger, testSessionId,
+        clientCertificates: prepared.clientCertificates,
       });
       outcome.sequenceId = run.sequenceId;
       outcome.finals.push(...run.finals);
@@ -116,7 +118,8 @@ export function createRunner(options: RunnerOptions) {
 
     /**
      * Runs a check now, in one location (round-robin start: its first) or all for parallel checks;
-     * resolves with the FINAL results once the run (with its retries) is over.
+     * resolves with the FINAL results once the run (with its retries) is over. A check with
+     * nowhere to run (idleReason) and no location given is refused with CONFLICT (409).
      */
     async runNow(accountId: string, checkId: string, opts: { testSessionId?: string | null; location?: string } = {}): Promise<RunOutcome> {
       const row = await store.runner.check(checkId);
@@ -129,6 +132,11 @@ export function createRunner(options: RunnerOptions) {
           probe: errorProbe('NOT_RUNNABLE', 'Heartbeat checks are not run: they pass when their job pings /ping/{token}', new Date(), { failure: true }),
         });
         return { sequenceId: String(r.sequenceId), finals: [r] };
+      }
+      if (!opts.location) {
+        // Nowhere to run: answering 200 with no results would hide why nothing happened.
+        const idle = idleReason({ ...check.data, checkType: check.checkType, groupId: check.groupId }, null);
+        if (idle) throw new LookoutError('CONFLICT', `Check ${checkId} cannot run: ${idle.message}`, { attributes: { idle } });
       }
       const locations = opts.location ? [opts.location] : check.data.runParallel ? all : all.slice(0, 1);
       return execute(check, locations, opts.testSessionId ?? null);

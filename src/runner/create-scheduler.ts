@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { UNIT_SECONDS, type TimeUnit } from '../domain/catalog.js';
 import { heartbeatState } from '../domain/heartbeat-state.js';
+import { idleReason } from '../domain/idle-reason.js';
 import { cadenceOf, nextSlotAfter, resumeSchedule, type Cadence } from '../domain/schedule-slots.js';
 import type { Store } from '../store/create-store.js';
 import type { ScheduledCheckRow } from '../store/runner-repository.js';
@@ -50,7 +51,8 @@ const heartbeatPeriodMs = (hb: { period: number; periodUnit: TimeUnit }) => hb.p
  * schedule-slots.ts); the next slot of each is persisted, so a restart neither runs a slot twice
  * nor skips more than the slots it was down for (one catch-up run covers those). Heartbeat checks
  * are not probed: they are evaluated at their deadline (last ping + period + grace) and then once
- * per period while no ping arrives.
+ * per period while no ping arrives. A check with nowhere to run (idleReason) is not scheduled:
+ * the scheduler logs it once (warn) while it stays idle, and its status says why.
  */
 export function createScheduler(options: SchedulerOptions) {
   const { store, logger } = options;
@@ -69,6 +71,8 @@ export function createScheduler(options: SchedulerOptions) {
   let lastSync: Date | null = null;
   let stopped = false;
   let overlapsSkipped = 0;
+  // Idle checks (idleReason) already logged: each is said once while it stays idle.
+  const idleLogged = new Set<string>();
 
   const isActive = (row: ScheduledCheckRow) => toRunnable(row).data.activated !== false;
 
@@ -90,14 +94,38 @@ export function createScheduler(options: SchedulerOptions) {
     return deadline;
   }
 
+  function unschedule(checkId: string) {
+    const existing = entries.get(checkId);
+    if (existing) existing.version++;
+    entries.delete(checkId);
+  }
+
+  /** Whether the check has nowhere to run; said once in the log while it stays so (not at every refresh). */
+  function isIdle(row: ScheduledCheckRow, runnable: ReturnType<typeof toRunnable>): boolean {
+    const idle = idleReason({ ...runnable.data, checkType: row.check_type, groupId: row.group_id }, null);
+    if (!idle) {
+      idleLogged.delete(row.id);
+      return false;
+    }
+    if (!idleLogged.has(row.id)) {
+      idleLogged.add(row.id);
+      logger.warn({ checkId: row.id, accountId: row.account_id, idle }, `check "${row.name}" is not scheduled: ${idle.message}`);
+    }
+    return true;
+  }
+
   async function upsert(row: ScheduledCheckRow, atStart: boolean): Promise<void> {
     const existing = entries.get(row.id);
     if (!isActive(row)) {
-      if (existing) existing.version++;
-      entries.delete(row.id);
+      idleLogged.delete(row.id);
+      unschedule(row.id);
       return;
     }
     const runnable = toRunnable(row);
+    if (isIdle(row, runnable)) {
+      unschedule(row.id);
+      return;
+    }
     if (row.check_type === 'HEARTBEAT') {
       const entry: Entry = existing ?? { row, cadence: null, nextMs: 0, version: 0, running: false, lastPingMs: null, lastEvaluatedMs: null };
       entry.row = row;
@@ -214,6 +242,7 @@ export function createScheduler(options: SchedulerOptions) {
         entries.delete(id);
       }
     }
+    for (const id of idleLogged) if (!ids.has(id)) idleLogged.delete(id);
     for (const row of changed) await upsert(row, lastSync === null);
     lastSync = syncStart;
     drain();

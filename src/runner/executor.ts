@@ -11,6 +11,17 @@ export interface RunVariable {
   secret: boolean;
 }
 
+/** A client certificate a run may present in TLS handshakes; its key never leaves the runner. */
+export interface RunClientCertificate {
+  /** Host name, IP address or `*.` wildcard (see matchClientCertificate). */
+  host: string;
+  cert: string;
+  key: string;
+  passphrase: string | null;
+  /** Extra certificates trusted for the server. */
+  ca: string | null;
+}
+
 /** A check ready to execute: its stored data with group settings already applied. */
 export interface RunnableCheck {
   id: string;
@@ -27,6 +38,8 @@ export interface RunContext {
   /** Location (lane) this attempt runs in, recorded as the result's runLocation. */
   location: string;
   variables: RunVariable[];
+  /** The account's client certificates: HTTP checks present the one matching each host they connect to. */
+  clientCertificates?: readonly RunClientCertificate[];
   /** Hard limit of the attempt; executors stop and report ETIMEDOUT when it passes. */
   timeoutMs: number;
   /** Aborted when the run is cancelled or the process shuts down. */

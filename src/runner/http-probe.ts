@@ -4,7 +4,8 @@ import zlib from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import type { ProbeError, TimingPhases } from '../domain/check-result.js';
 import { CANCELLED_CODE, TIMEOUT_CODE } from './executors/network-error.js';
-import { createTimedConnector, type ConnectionTiming, type SslCertificateInfo } from './timed-connector.js';
+import { matchClientCertificate } from '../domain/client-certificate-host.js';
+import { createTimedConnector, type ConnectionTiming, type SslCertificateInfo, type TlsClientCredentials } from './timed-connector.js';
 
 /** Redirects followed before the run fails with TOO_MANY_REDIRECTS. */
 export const MAX_REDIRECTS = 10;
@@ -26,6 +27,8 @@ export interface HttpProbeRequest {
   family: 4 | 6;
   timeoutMs: number;
   signal: AbortSignal;
+  /** Client certificates: each TLS connection presents the one matching its host (matchClientCertificate). */
+  clientCertificates?: readonly (TlsClientCredentials & { host: string })[];
 }
 
 /** The final response of the exchange (after redirects). */
@@ -106,6 +109,7 @@ export async function probeHttp(req: HttpProbeRequest): Promise<HttpProbeOutcome
   const connector = createTimedConnector({
     family: req.family,
     verifyCertificates: !req.skipSSL,
+    clientCertificateFor: (hostname) => matchClientCertificate(req.clientCertificates ?? [], hostname),
     onConnection(c) {
       hopConnection = c;
       phases.dns += c.dns;
@@ -196,7 +200,9 @@ export async function probeHttp(req: HttpProbeRequest): Promise<HttpProbeOutcome
   } catch (err) {
     end = performance.now();
     const mapped = requestError(err, { timedOut, cancelled: req.signal.aborted, timeoutMs: req.timeoutMs });
-    error = mapped.error;
+    // A server refusing the client certificate after a TLS 1.3 handshake: its alert says why, the reset does not.
+    const tlsFailure = mapped.error.code === 'ECONNRESET' ? connector.tlsFailure() : null;
+    error = tlsFailure ?? mapped.error;
     networkError = mapped.networkError;
   } finally {
     clearTimeout(timer);
@@ -296,7 +302,7 @@ function decode(bytes: Buffer, headers: Record<string, string | string[]>, trunc
 }
 
 /** Codes that mean the request itself was unusable, not that the network failed. */
-const NOT_NETWORK = new Set(['INVALID_URL', 'INVALID_REQUEST', CANCELLED_CODE, 'TOO_MANY_REDIRECTS']);
+const NOT_NETWORK = new Set(['INVALID_URL', 'INVALID_REQUEST', CANCELLED_CODE, 'TOO_MANY_REDIRECTS', 'CLIENT_CERTIFICATE_UNUSABLE']);
 
 /** Undici's own codes mapped to stable ones. */
 const UNDICI_CODES: Record<string, string> = {

@@ -4,7 +4,10 @@ import type { CheckData } from '../domain/check-defaults.js';
 import { withGroupDefaults } from '../domain/group-defaults.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ScheduledCheckRow } from '../store/runner-repository.js';
-import type { RunnableCheck, RunVariable } from './executor.js';
+import type { RunClientCertificate, RunnableCheck, RunVariable } from './executor.js';
+
+/** Check types whose runs make HTTPS requests and so may present a client certificate. */
+const HTTP_CHECK_TYPES = new Set(['API', 'URL']);
 
 /** The check as it runs (group settings applied) and whether it should run at all. */
 export function toRunnable(row: ScheduledCheckRow): RunnableCheck {
@@ -15,12 +18,21 @@ export function toRunnable(row: ScheduledCheckRow): RunnableCheck {
   return { id: row.id, accountId: row.account_id, checkType: row.check_type as CheckType, name: row.name, data, groupId: row.group_id };
 }
 
+/** A check with what its run needs from storage. */
+export interface PreparedRun {
+  check: RunnableCheck;
+  variables: RunVariable[];
+  /** The account's client certificates (API and URL checks only; empty for other types). */
+  clientCertificates: RunClientCertificate[];
+}
+
 /**
  * Everything a run needs from storage: account variables (overridden by the check's and group's
- * own, already merged by applyGroupSettings) and snippet scripts resolved into the setup and
- * teardown scripts (the snippet first, then the local script).
+ * own, already merged by applyGroupSettings), snippet scripts resolved into the setup and
+ * teardown scripts (the snippet first, then the local script), and for HTTP checks the account's
+ * client certificates, read per run so that a new or deleted one counts from the next run on.
  */
-export async function prepareRun(repos: Repositories, check: RunnableCheck): Promise<{ check: RunnableCheck; variables: RunVariable[] }> {
+export async function prepareRun(repos: Repositories, check: RunnableCheck): Promise<PreparedRun> {
   const account = await repos.runner.accountVariables(check.accountId);
   const own: RunVariable[] = (check.data.environmentVariables ?? []).map((v: { key: string; value: string; secret?: boolean }) => ({
     key: v.key,
@@ -38,5 +50,6 @@ export async function prepareRun(repos: Repositories, check: RunnableCheck): Pro
     data.localSetupScript = join(scripts.get(data.setupSnippetId), data.localSetupScript);
     data.localTearDownScript = join(scripts.get(data.tearDownSnippetId), data.localTearDownScript);
   }
-  return { check: { ...check, data }, variables };
+  const clientCertificates = HTTP_CHECK_TYPES.has(check.checkType) ? await repos.clientCertificates.forRun(check.accountId) : [];
+  return { check: { ...check, data }, variables, clientCertificates };
 }

@@ -4,7 +4,7 @@ import { attemptTimeoutMs } from '../domain/attempt-timeout.js';
 import { nextRetry, type RetryStrategy } from '../domain/retry-schedule.js';
 import { scrubDeep, type Scrubber } from '../domain/scrub-secrets.js';
 import type { RecordRunInput } from '../service/record-run.js';
-import type { Executor, RunnableCheck, RunVariable } from './executor.js';
+import type { Executor, RunClientCertificate, RunnableCheck, RunVariable } from './executor.js';
 import { runScrubber } from './run-scrubber.js';
 import { scrubbingLogger } from './scrubbing-logger.js';
 
@@ -18,6 +18,8 @@ export type RecordRun = (input: RecordInput) => Promise<Record<string, any>>;
 export interface RunCheckOptions {
   check: RunnableCheck;
   variables: RunVariable[];
+  /** The account's client certificates, handed to every attempt. */
+  clientCertificates?: readonly RunClientCertificate[];
   /** Where this run goes: one location, or all of them when the check runs in parallel. */
   locations: string[];
   /** Every location the check may use (retries with sameRegion false move through them). */
@@ -75,7 +77,7 @@ export async function runCheck(options: RunCheckOptions): Promise<RunOutcome> {
     const startedAt = now();
     let location = firstLocation;
     for (let attempt = 1; ; attempt++) {
-      const probe = scrubDeep(await executor(check, { location, variables: options.variables, timeoutMs, signal, logger }), scrub);
+      const probe = scrubDeep(await executor(check, { location, variables: options.variables, clientCertificates: options.clientCertificates, timeoutMs, signal, logger }), scrub);
       const decision = signal.aborted
         ? ({ retry: false } as const)
         : nextRetry(strategy, {

@@ -30,11 +30,22 @@ export interface ConnectionTiming {
   ssl: SslCertificateInfo | null;
 }
 
+/** A client certificate to present in a TLS handshake (mutual TLS). */
+export interface TlsClientCredentials {
+  cert: string;
+  key: string;
+  passphrase: string | null;
+  /** Certificates trusted for the server in addition to the usual roots. */
+  ca: string | null;
+}
+
 export interface TimedConnectorOptions {
   /** Address family asked of the resolver; IP literals connect as written. */
   family: 4 | 6;
   /** When false (skipSSL), certificate problems are recorded but the request goes on. */
   verifyCertificates: boolean;
+  /** The client certificate to present to `hostname` (as the URL names it), if any. */
+  clientCertificateFor?(hostname: string): TlsClientCredentials | undefined;
   onConnection(timing: ConnectionTiming): void;
 }
 
@@ -43,6 +54,12 @@ export interface TimedConnector {
   connect: buildConnector.connector;
   /** Destroys every socket it created, including connects still in progress. */
   destroyAll(): void;
+  /**
+   * The first TLS error of an established connection (`ERR_SSL_*`): with TLS 1.3 a server refuses
+   * a missing or unknown client certificate only after the handshake, and the HTTP client then
+   * sees nothing but a closed socket.
+   */
+  tlsFailure(): { code: string; message: string } | null;
 }
 
 /** Messages of the OpenSSL verify codes a monitor meets most; others show their code. */
@@ -69,6 +86,7 @@ const DAY_MS = 86_400_000;
 export function createTimedConnector(options: TimedConnectorOptions): TimedConnector {
   const sockets = new Set<net.Socket>();
   let closed = false;
+  let tlsFailure: { code: string; message: string } | null = null;
 
   const connect: buildConnector.connector = ({ hostname, protocol, port, servername }, callback) => {
     const start = performance.now();
@@ -101,13 +119,24 @@ export function createTimedConnector(options: TimedConnectorOptions): TimedConne
           return succeed(raw);
         }
         const name = servername || (net.isIP(hostname) ? undefined : hostname);
-        const socket = tls.connect({
-          socket: raw,
-          host: hostname,
-          servername: name,
-          rejectUnauthorized: false,
-          ALPNProtocols: ['http/1.1'],
-        });
+        let socket: tls.TLSSocket;
+        try {
+          socket = tls.connect({
+            socket: raw,
+            host: hostname,
+            servername: name,
+            rejectUnauthorized: false,
+            ALPNProtocols: ['http/1.1'],
+            ...clientCredentials(options.clientCertificateFor?.(hostname)),
+          });
+        } catch (err) {
+          // Only a stored client certificate OpenSSL refuses gets here; thrown from an event handler it would end the process.
+          raw.destroy();
+          return fail(Object.assign(
+            new Error(`the client certificate for ${hostname} cannot be used: ${opensslReason(err instanceof Error ? err.message : String(err))}`),
+            { code: 'CLIENT_CERTIFICATE_UNUSABLE' },
+          ));
+        }
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
         socket.once('error', fail);
@@ -125,6 +154,9 @@ export function createTimedConnector(options: TimedConnectorOptions): TimedConne
           raw.removeListener('error', fail);
           // Failures of the wrapped socket surface on the TLS socket, which undici listens to.
           raw.on('error', () => undefined);
+          socket.on('error', (err: Error & { code?: string }) => {
+            if (typeof err.code === 'string' && err.code.startsWith('ERR_SSL_')) tlsFailure ??= { code: err.code, message: opensslReason(err.message) };
+          });
           succeed(socket);
         });
       });
@@ -133,12 +165,32 @@ export function createTimedConnector(options: TimedConnectorOptions): TimedConne
 
   return {
     connect,
+    tlsFailure: () => tlsFailure,
     destroyAll() {
       closed = true;
       for (const s of sockets) s.destroy();
       sockets.clear();
     },
   };
+}
+
+/**
+ * TLS options presenting a client certificate. Its `ca` is added to the usual roots rather than
+ * replacing them, so a server with a public certificate still verifies.
+ */
+function clientCredentials(credentials: TlsClientCredentials | undefined): tls.ConnectionOptions {
+  if (!credentials) return {};
+  return {
+    cert: credentials.cert,
+    key: credentials.key,
+    passphrase: credentials.passphrase ?? undefined,
+    ...(credentials.ca ? { ca: [...tls.rootCertificates, credentials.ca] } : {}),
+  };
+}
+
+/** `tlsv13 alert certificate required` out of OpenSSL's `803C...:error:0A00045C:SSL routines:ssl3_read_bytes:<reason>:<file>:<line>:...`. */
+function opensslReason(message: string): string {
+  return /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1]?.trim() || message;
 }
 
 /** Raised for a connect that finishes after the attempt was closed. */

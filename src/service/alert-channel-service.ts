@@ -4,7 +4,9 @@ import { alertChannelConfigIssues, subscriptionTargetIssues } from '../domain/al
 import { mergeAlertChannelSettings, type AlertChannelSettings } from '../domain/alert-channel-settings.js';
 import { hideLockedValues } from '../domain/alert-channel-locked-entries.js';
 import { maskedSecrets, resolveSecretsOnUpdate, splitSecrets, withSecrets } from '../domain/alert-channel-secrets.js';
+import { ALERT_CHANNEL_CONFIG_SHAPES } from '../domain/alert-channel-config-shapes.js';
 import type { AlertChannelType } from '../domain/catalog.js';
+import { mergeUpdate, withDefaults } from '../domain/merge-update.js';
 import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
 import type { AlertChannelRow, AlertChannelWrite, ChannelSubscription } from '../store/alert-channels-repository.js';
 import type { Store } from '../store/create-store.js';
@@ -26,7 +28,8 @@ export function toAlertChannelView(row: AlertChannelRow): Record<string, any> {
 
 /** A config validated against its type's schema and rules; keys in errors start with `config.`. */
 function acceptConfig(type: AlertChannelType, config: unknown): Record<string, any> {
-  const accepted = validateBody<Record<string, any>>(ALERT_CHANNEL_CONFIG_SCHEMAS[type], structuredClone(config), 'config');
+  const valid = validateBody<Record<string, any>>(ALERT_CHANNEL_CONFIG_SCHEMAS[type], structuredClone(config), 'config');
+  const accepted = withDefaults(valid, ALERT_CHANNEL_CONFIG_SHAPES[type]);
   assertValid(alertChannelConfigIssues(type, accepted));
   return accepted;
 }
@@ -72,22 +75,27 @@ export function createAlertChannelService({ store }: { store: Store }) {
       return read(store, accountId, id);
     },
 
-    /** Merges `body` into the channel; a config sent replaces the stored one, secrets and locked values aside (see resolveSecretsOnUpdate). */
-    async update(accountId: string, id: number, body: { type?: AlertChannelType; config?: unknown } & SettingsInput) {
+    /**
+     * Merges `body` into the channel: settings absent or null keep their values, and a config sent
+     * merges over the stored one key by key (merge-update.ts); secrets and locked values follow
+     * resolveSecretsOnUpdate (left out, null or sent masked: kept).
+     */
+    async update(accountId: string, id: number, body: { type?: AlertChannelType | null; config?: unknown } & SettingsInput) {
       return store.transaction(async (repos) => {
         const row = await repos.alertChannels.getWithSecrets(accountId, id);
         if (!row) throw notFound('Alert channel', id);
         const type = row.type as AlertChannelType;
-        if (body.type !== undefined && body.type !== type) {
+        if (body.type != null && body.type !== type) {
           throw new LookoutError('VALIDATION', `"type" cannot change: alert channel ${id} is a ${type} channel`, {
             issues: [{ key: 'type', message: `must be ${type}` }],
             source: 'payload',
           });
         }
         const { config: storedConfig, ...storedSettings } = row.data;
-        const config = body.config !== undefined
-          ? acceptConfig(type, resolveSecretsOnUpdate(type, body.config as Record<string, any>, row.secrets, storedConfig))
-          : withSecrets(type, storedConfig, row.secrets);
+        const storedFull = withSecrets(type, storedConfig, row.secrets);
+        const config = body.config != null
+          ? acceptConfig(type, mergeUpdate(storedFull, resolveSecretsOnUpdate(type, body.config as Record<string, any>, row.secrets, storedConfig), ALERT_CHANNEL_CONFIG_SHAPES[type] ?? {}))
+          : storedFull;
         const settings = mergeAlertChannelSettings(body, mergeAlertChannelSettings(storedSettings));
         await repos.alertChannels.update(accountId, id, toWrite(type, config, settings));
         return read(repos, accountId, id);

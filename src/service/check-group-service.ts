@@ -1,6 +1,7 @@
 import { CheckGroupCreate, CheckGroupUpdate } from '../contract/check-group-schemas.js';
 import { validateBody } from '../contract/validation.js';
-import { withGroupDefaults, type GroupData } from '../domain/group-defaults.js';
+import { mergeGroupUpdate, withGroupDefaults, type GroupData } from '../domain/group-defaults.js';
+import { keepActivated } from '../domain/keep-activated.js';
 import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
 import type { GroupRow } from '../store/check-groups-repository.js';
 import type { Store } from '../store/create-store.js';
@@ -56,16 +57,18 @@ export function createCheckGroupService({ store }: { store: Store }) {
       });
     },
 
+    /** Merges `rawBody` into the group by the update semantics (merge-update.ts). */
     async update(accountId: string, id: number, rawBody: unknown) {
       const body = validateBody<Record<string, any>>(CheckGroupUpdate, rawBody ?? {});
       return store.transaction(async (repos) => {
         const row = await repos.groups.get(accountId, id);
         if (!row) throw notFound('Check group', id);
-        const merged = withGroupDefaults({ ...row.data, ...body } as GroupData);
-        const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
+        const merged = withGroupDefaults(mergeGroupUpdate({ ...row.data, name: row.name } as GroupData, body));
+        // A list sent replaces the subscriptions ([] removes them all); null or absent leaves them.
+        const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await groupIssues(repos, accountId, merged, subs));
         await repos.groups.update(accountId, id, merged);
-        if (subs || body.alertChannelSubscriptions === null) await repos.subscriptions.replaceFor(accountId, { groupId: id }, subs ?? []);
+        if (subs) await repos.subscriptions.replaceFor(accountId, { groupId: id }, subs);
         return read(repos, accountId, id);
       });
     },

@@ -14,6 +14,7 @@ import type { CheckRow } from '../store/checks-repository.js';
 import type { GroupRow } from '../store/check-groups-repository.js';
 import { redactVariables, toCheckView } from './check-view.js';
 import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
+import { keepActivated } from '../domain/keep-activated.js';
 
 /**
  * A check as it runs in its group. `alertChannels` is left out: it describes the check's own
@@ -76,25 +77,24 @@ export function createCheckService({ store, publicUrl }: CheckServiceOptions) {
         if (!row) throw notFound('Check', id);
         const stored = row.check_type as CheckType;
         const sentType = (rawBody as Record<string, unknown> | null)?.checkType;
-        if ((type && type !== stored) || (sentType !== undefined && sentType !== stored)) {
+        if ((type && type !== stored) || (sentType != null && sentType !== stored)) {
           throw new LookoutError('VALIDATION', `"checkType" cannot change: check ${id} is a ${stored} check`, {
             issues: [{ key: 'checkType', message: `must be ${stored}` }],
             source: 'payload',
           });
         }
         const body = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_UPDATE_SCHEMAS[stored], rawBody ?? {}));
-        const merged = withCheckDefaults(stored, mergeCheckUpdate(row.data as CheckData, body), publicUrl);
+        const merged = withCheckDefaults(stored, mergeCheckUpdate(stored, row.data as CheckData, body), publicUrl);
         // The merged check must still be a valid whole check.
         validateBody(CHECK_CREATE_SCHEMAS[stored], structuredClone(merged));
         assertValid(checkRuleIssues(stored, merged));
-        const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
+        // A list sent replaces the subscriptions ([] removes them all); null or absent leaves them.
+        const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await checkReferenceIssues(repos, accountId, merged, subs));
         await repos.checks.update(accountId, id, merged);
         if (subs) await repos.subscriptions.replaceFor(accountId, { checkId: id }, subs);
         else if (body.alertChannelSubscriptions === undefined && opts.autoAssignAlerts === true) {
           await repos.subscriptions.addMissing(accountId, { checkId: id }, await repos.references.allAlertChannelIds(accountId));
-        } else if (body.alertChannelSubscriptions === null) {
-          await repos.subscriptions.replaceFor(accountId, { checkId: id }, []);
         }
         return readView(repos, accountId, id);
       });

@@ -85,7 +85,7 @@ export function createPrivateLocationService({ store }: { store: Store }) {
 
     /** Creates a location with its first key; the response is the only place that key's raw value appears. */
     async create(accountId: string, body: { name: string; slugName: string; icon?: string | null; proxyUrl?: string | null }) {
-      const input: PrivateLocationInput = { name: body.name, slugName: body.slugName, icon: body.icon ?? null, proxyUrl: body.proxyUrl ?? null };
+      const input: PrivateLocationInput = { name: body.name, slugName: body.slugName, icon: body.icon || null, proxyUrl: body.proxyUrl || null };
       return store.transaction(async (repos) => {
         const id = randomUUID();
         if (!(await repos.privateLocations.insert(accountId, id, input))) throw slugTaken(input.slugName);
@@ -94,14 +94,15 @@ export function createPrivateLocationService({ store }: { store: Store }) {
       });
     },
 
-    async update(accountId: string, id: string, body: Partial<PrivateLocationInput>) {
+    /** Fields left out or null keep their stored values; "" removes an icon or proxy URL. */
+    async update(accountId: string, id: string, body: { [K in keyof PrivateLocationInput]?: PrivateLocationInput[K] | null }) {
       return store.transaction(async (repos) => {
         const row = await read(repos, accountId, id);
         const input: PrivateLocationInput = {
           name: body.name ?? row.name,
           slugName: body.slugName ?? row.slug_name,
-          icon: body.icon !== undefined ? body.icon : row.icon,
-          proxyUrl: body.proxyUrl !== undefined ? body.proxyUrl : row.proxy_url,
+          icon: body.icon == null ? row.icon : body.icon || null,
+          proxyUrl: body.proxyUrl == null ? row.proxy_url : body.proxyUrl || null,
         };
         if (input.slugName !== row.slug_name) await assertSlugUnused(repos, accountId, row.slug_name, 'rename');
         const outcome = await repos.privateLocations.update(accountId, id, input);

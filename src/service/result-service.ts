@@ -2,7 +2,7 @@ import { LookoutError, notFound } from '../domain/lookout-error.js';
 import { decodeResultCursor, encodeResultCursor } from '../domain/result-cursor.js';
 import type { Store } from '../store/create-store.js';
 import type { ResultFilter } from '../store/results-repository.js';
-import { toCheckStatusView } from './check-status-view.js';
+import { idleOfPlacement, toCheckStatusView, toIdleStatusView } from './check-status-view.js';
 import { DETAIL_RESULT_FIELDS, pickFields, toResultView } from './result-view.js';
 
 /** Filters of the result lists, as the routes take them. `from`/`to` are UNIX seconds. */
@@ -86,15 +86,30 @@ export function createResultService({ store }: { store: Store }) {
       return toResultView(row);
     },
 
-    /** Every check status of the account, or of the checks named (checks that never ran have none). */
+    /**
+     * Every check status of the account, or of the checks named, in check creation order, each
+     * with `idle`. Checks that never ran have none, unless they are idle: then their status says why.
+     */
     async listStatuses(accountId: string, checkIds?: readonly string[]) {
-      return (await store.checkStatuses.list(accountId, checkIds)).map(toCheckStatusView);
+      const rows = await store.checkStatuses.list(accountId, checkIds);
+      const placements = await store.checkStatuses.placements(accountId, checkIds);
+      const byId = new Map(rows.map((r) => [r.check_id, r]));
+      return placements.flatMap((p) => {
+        const idle = idleOfPlacement(p);
+        const row = byId.get(p.check_id);
+        if (row) return [toCheckStatusView(row, idle)];
+        return idle ? [toIdleStatusView(p, idle)] : [];
+      });
     },
 
+    /** The status of a check, with `idle`; 404 until it has a FINAL result, unless it is idle. */
     async getStatus(accountId: string, checkId: string) {
-      const row = await store.checkStatuses.get(accountId, checkId);
-      if (!row) throw notFound('Check status of check', checkId);
-      return toCheckStatusView(row);
+      const [placement] = await store.checkStatuses.placements(accountId, [checkId]);
+      const idle = placement ? idleOfPlacement(placement) : null;
+      const row = placement && (await store.checkStatuses.get(accountId, checkId));
+      if (row) return toCheckStatusView(row, idle);
+      if (placement && idle) return toIdleStatusView(placement, idle);
+      throw notFound('Check status of check', checkId);
     },
   };
 }

@@ -32,7 +32,8 @@ export function createSnippetService({ store }: { store: Store }) {
       return { items: rows.map(toSnippetView), total };
     },
 
-    async update(accountId: string, id: number, body: { name?: string; script?: string }) {
+    /** Fields left out or null keep their stored values. */
+    async update(accountId: string, id: number, body: { name?: string | null; script?: string | null }) {
       return store.transaction(async (repos) => {
         const row = await repos.snippets.get(accountId, id);
         if (!row) throw notFound('Snippet', id);

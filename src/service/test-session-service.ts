@@ -5,6 +5,7 @@ import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js'
 import type { EventBus } from '../events/event-bus.js';
 import type { Runner } from '../runner/create-runner.js';
 import type { Store } from '../store/create-store.js';
+import { idleOfPlacement } from './check-status-view.js';
 import type { TestSessionCheckEntry, TestSessionErrorGroupRow, TestSessionRow } from '../store/test-sessions-repository.js';
 
 /** Final states of a test session (spec "States"). */
@@ -124,7 +125,11 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
   }
 
   return {
-    /** Creates a session for the selected checks and starts running them; resolves with the new session. */
+    /**
+     * Creates a session for the selected checks and starts running them; resolves with the new
+     * session. Without `runLocation`, a selected check with nowhere to run (idleReason) refuses
+     * the whole session with CONFLICT (409), as "run now" does.
+     */
     async trigger(accountId: string, input: TriggerInput) {
       if (input.checkIds?.length) {
         const owned = await store.testSessions.checksOwned(accountId, input.checkIds);
@@ -132,6 +137,20 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
       }
       const checks = await store.testSessions.selectChecks(accountId, { checkIds: input.checkIds, tags: input.tags });
       if (checks.length === 0) throw new LookoutError('NOT_FOUND', 'No activated check matches the trigger');
+      // Without a runLocation each check runs where it says: one with nowhere to run would "pass" with no result.
+      if (!input.runLocation) {
+        const placements = await store.checkStatuses.placements(accountId, checks.map((c) => c.id));
+        const idle = placements.flatMap((p) => {
+          const reason = idleOfPlacement(p);
+          return reason ? [{ checkId: p.check_id, name: p.name, ...reason }] : [];
+        });
+        if (idle.length > 0) {
+          const names = idle.slice(0, 10).map((c) => `"${c.name}" (${c.checkId})`).join(', ');
+          throw new LookoutError('CONFLICT', `Cannot run ${idle.length} of the selected checks: they have nowhere to run (${names}). ${idle[0]!.message}`, {
+            attributes: { idle: idle.slice(0, 100) },
+          });
+        }
+      }
       const id = randomUUID();
       const entries: TestSessionCheckEntry[] = checks.map((c) => ({ checkId: c.id, name: c.name, checkType: c.check_type, status: 'PENDING', resultIds: [], sequenceId: null }));
       await store.testSessions.insert({

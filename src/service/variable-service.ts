@@ -21,7 +21,7 @@ function invalid(key: string, message: string): LookoutError {
 /** Account-level environment variables: create, read, update (merge) and delete by key. */
 export function createVariableService({ store }: { store: Store }) {
   return {
-    async create(accountId: string, body: { key: string; value: string; locked?: boolean; secret?: boolean }) {
+    async create(accountId: string, body: { key: string; value: string; locked?: boolean | null; secret?: boolean | null }) {
       const row = await store.variables.insert(accountId, body.key, { value: body.value, locked: body.locked ?? false, secret: body.secret ?? false });
       if (!row) throw new LookoutError('CONFLICT', `Environment variable "${body.key}" already exists`);
       return toVariableView(row);
@@ -40,10 +40,11 @@ export function createVariableService({ store }: { store: Store }) {
 
     /**
      * Merges `body` into the variable. The key cannot change (it is how checks refer to the
-     * variable), and a secret stays secret: turning it back would read the value back.
+     * variable), and a secret stays secret: turning it back would read the value back. Fields
+     * left out or null keep their stored values.
      */
-    async update(accountId: string, key: string, body: { key?: string; value?: string; locked?: boolean; secret?: boolean }) {
-      if (body.key !== undefined && body.key !== key) throw invalid('key', `cannot change: must be "${key}"`);
+    async update(accountId: string, key: string, body: { key?: string | null; value?: string | null; locked?: boolean | null; secret?: boolean | null }) {
+      if (body.key != null && body.key !== key) throw invalid('key', `cannot change: must be "${key}"`);
       return store.transaction(async (repos) => {
         const row = await repos.variables.get(accountId, key);
         if (!row) throw notFound('Environment variable', key);

@@ -64,7 +64,7 @@ export function createAlertChannelsRepository(db: Queryable) {
       if (ids) params.push(ids);
       const rows = await db.query<AlertChannelRow>(
         `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM alert_channels ch WHERE ch.account_id = $1 ${idFilter}
-         ORDER BY ch.id LIMIT $2 OFFSET $3`,
+         ORDER BY ${ids ? 'array_position($4::int[], ch.id), ' : ''}ch.id LIMIT $2 OFFSET $3`,
         params,
       );
       if (rows.length > 0) return { rows, total: rows[0]!.total ?? rows.length };

@@ -35,7 +35,7 @@ export function createCheckGroupsRepository(db: Queryable) {
       if (ids) params.push(ids);
       const rows = await db.query<GroupRow>(
         `SELECT g.*, ${SUBS}, count(*) OVER ()::int AS total FROM check_groups g WHERE g.account_id = $1 ${idFilter}
-         ORDER BY g.id LIMIT $2 OFFSET $3`,
+         ORDER BY ${ids ? 'array_position($4::int[], g.id), ' : ''}g.id LIMIT $2 OFFSET $3`,
         params,
       );
       if (rows.length > 0) return { rows, total: rows[0]!.total ?? rows.length };

@@ -20,6 +20,24 @@ export interface CheckStatusRow {
   updated_at: Date | null;
 }
 
+/** Where a check and its group say to run: what the idle rule (idleReason) reads. */
+export interface CheckPlacementRow {
+  check_id: string;
+  name: string;
+  check_type: string;
+  group_id: number | null;
+  locations: string[] | null;
+  private_locations: string[] | null;
+  group_locations: string[] | null;
+  group_private_locations: string[] | null;
+  created_at: Date;
+}
+
+const PLACEMENTS = `SELECT c.id AS check_id, c.name, c.check_type, c.group_id, c.data->'locations' AS locations,
+  c.data->'privateLocations' AS private_locations, g.data->'locations' AS group_locations,
+  g.data->'privateLocations' AS group_private_locations, c.created_at
+  FROM checks c LEFT JOIN check_groups g ON g.id = c.group_id AND g.account_id = c.account_id`;
+
 const SELECT = `SELECT st.check_id, st.account_id, c.name, st.has_failures, st.has_errors, st.is_degraded, st.longest_run,
   st.shortest_run, st.last_run_location, st.last_check_run_id, st.ssl_days_remaining, st.location_run_times,
   st.last_result_at, st.created_at, st.updated_at
@@ -54,15 +72,26 @@ export function createCheckStatusesRepository(db: Queryable) {
       return row;
     },
 
-    /** Every status of the account (of the given checks only, when `checkIds` is given), in check creation order. */
+    /** Every status of the account in check creation order, or of the given checks only, in the order given. */
     async list(accountId: string, checkIds?: readonly string[]): Promise<CheckStatusRow[]> {
       if (checkIds) {
         return db.query<CheckStatusRow>(
-          `${SELECT} WHERE st.account_id = $1 AND st.check_id = ANY($2::uuid[]) ORDER BY c.created_at, c.id`,
+          `${SELECT} WHERE st.account_id = $1 AND st.check_id = ANY($2::uuid[]) ORDER BY array_position($2::uuid[], st.check_id)`,
           [accountId, checkIds],
         );
       }
       return db.query<CheckStatusRow>(`${SELECT} WHERE st.account_id = $1 ORDER BY c.created_at, c.id`, [accountId]);
+    },
+
+    /**
+     * Where every check of the account (in check creation order) or the given ones only (in the order
+     * given) and its group say to run: statuses of checks that never ran are built from these.
+     */
+    async placements(accountId: string, checkIds?: readonly string[]): Promise<CheckPlacementRow[]> {
+      if (checkIds) {
+        return db.query<CheckPlacementRow>(`${PLACEMENTS} WHERE c.account_id = $1 AND c.id = ANY($2::uuid[]) ORDER BY array_position($2::uuid[], c.id)`, [accountId, checkIds]);
+      }
+      return db.query<CheckPlacementRow>(`${PLACEMENTS} WHERE c.account_id = $1 ORDER BY c.created_at, c.id`, [accountId]);
     },
 
     /**

@@ -59,6 +59,8 @@ export function createChecksRepository(db: Queryable) {
         where.push(sql.replace('?', `$${params.length}`));
       };
       if (filter.ids) add('c.id = ANY(?::uuid[])', filter.ids);
+      // A batch read (`ids=`) answers in the order asked: batching clients match answers by position.
+      const order = filter.ids ? 'array_position($2::uuid[], c.id), ' : '';
       if (filter.tags?.length) add('c.tags @> ?::text[]', filter.tags);
       if (filter.checkType) add('c.check_type = ?', filter.checkType);
       if (filter.groupId != null) add('c.group_id = ?', filter.groupId);
@@ -77,10 +79,11 @@ export function createChecksRepository(db: Queryable) {
       // would hold every matching check's `data` in memory (and sort it) to return one page.
       const rows = await db.query<CheckRow>(
         `WITH page AS (
-           SELECT c.id, c.created_at, count(*) OVER ()::int AS total FROM checks c ${join} WHERE ${whereSql}
-           ORDER BY c.created_at, c.id LIMIT $${params.length - 1} OFFSET $${params.length})
+           SELECT c.id, c.created_at, row_number() OVER (ORDER BY ${order}c.created_at, c.id) AS ord, count(*) OVER ()::int AS total
+           FROM checks c ${join} WHERE ${whereSql}
+           ORDER BY ${order}c.created_at, c.id LIMIT $${params.length - 1} OFFSET $${params.length})
          SELECT c.*, ${SUBS}, page.total FROM page JOIN checks c ON c.id = page.id AND c.account_id = $1
-         ORDER BY page.created_at, page.id`,
+         ORDER BY page.ord`,
         params,
       );
       if (rows.length > 0) return { rows, total: rows[0]!.total ?? rows.length };

@@ -84,6 +84,8 @@ export function createErrorGroupsRepository(db: Queryable) {
       if (filter.checkId) add('check_id = ?', filter.checkId);
       if (filter.checkIds) add('check_id = ANY(?::uuid[])', filter.checkIds);
       if (filter.ids) add('id = ANY(?::uuid[])', filter.ids);
+      // `ids=` (one entry per id) answers in the order asked; other lists are most recently seen first.
+      const order = filter.ids ? `array_position($${params.length}::uuid[], g.id), ` : '';
       if (filter.archived === true) where.push('(archived_until_next_event OR archived_forever)');
       if (filter.archived === false) where.push('NOT archived_until_next_event AND NOT archived_forever');
       let source = `SELECT * FROM error_groups WHERE ${where.join(' AND ')}`;
@@ -94,7 +96,7 @@ export function createErrorGroupsRepository(db: Queryable) {
       }
       const rows = await db.query<ErrorGroupRow>(
         `SELECT g.*, count(*) OVER ()::int AS total FROM (${source}) g
-         ORDER BY g.last_seen DESC, g.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+         ORDER BY ${order}g.last_seen DESC, g.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, limit, (page - 1) * limit],
       );
       for (const row of rows) delete (row as { rank_in_check?: unknown }).rank_in_check;

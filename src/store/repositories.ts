@@ -12,6 +12,8 @@ import { createCheckAlertsRepository } from './check-alerts-repository.js';
 import { createSslAlertMarksRepository } from './ssl-alert-marks-repository.js';
 import { createSnippetsRepository } from './snippets-repository.js';
 import { createCheckTriggersRepository } from './check-triggers-repository.js';
+import { createCheckGroupTriggersRepository } from './check-group-triggers-repository.js';
+import { createClientCertificatesRepository } from './client-certificates-repository.js';
 import { createVariablesRepository } from './variables-repository.js';
 import { createCheckGroupsRepository } from './check-groups-repository.js';
 import { createChecksRepository } from './checks-repository.js';
@@ -45,6 +47,8 @@ export function repositories(q: Queryable) {
     variables: createVariablesRepository(q),
     snippets: createSnippetsRepository(q),
     checkTriggers: createCheckTriggersRepository(q),
+    checkGroupTriggers: createCheckGroupTriggersRepository(q),
+    clientCertificates: createClientCertificatesRepository(q),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

@@ -33,7 +33,7 @@ export function createSnippetsRepository(db: Queryable) {
       const params: unknown[] = [accountId, limit, (page - 1) * limit];
       if (ids) params.push(ids);
       const rows = await db.query<SnippetRow>(
-        `SELECT *, count(*) OVER ()::int AS total FROM snippets WHERE account_id = $1 ${idFilter} ORDER BY id LIMIT $2 OFFSET $3`,
+        `SELECT *, count(*) OVER ()::int AS total FROM snippets WHERE account_id = $1 ${idFilter} ORDER BY ${ids ? 'array_position($4::int[], id), ' : ''}id LIMIT $2 OFFSET $3`,
         params,
       );
       if (rows.length > 0) return { rows, total: rows[0]!.total ?? rows.length };

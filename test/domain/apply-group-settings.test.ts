@@ -23,8 +23,8 @@ describe('group settings applied to a check', () => {
   });
   it('unites tags and lets the check win on variable and header keys', () => {
     expect(applied.tags).toEqual(['grp', 'own']);
-    expect(applied.environmentVariables).toEqual([{ key: 'B', value: 'group' }, { key: 'A', value: 'check' }]);
-    expect(applied.request.headers).toEqual([{ key: 'X-G', value: 'g' }, { key: 'X-A', value: 'check' }]);
+    expect(applied.environmentVariables).toEqual([{ key: 'B', value: 'group', locked: false, secret: false }, { key: 'A', value: 'check', locked: false, secret: false }]);
+    expect(applied.request.headers).toEqual([{ key: 'X-G', value: 'g', locked: false }, { key: 'X-A', value: 'check', locked: false }]);
   });
   it('resolves the group base URL and puts group assertions first', () => {
     expect(applied.request.url).toBe('https://api.test/health');

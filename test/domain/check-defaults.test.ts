@@ -36,7 +36,7 @@ describe('check defaults', () => {
 
   it('merges a partial request into the stored one', () => {
     const stored = withCheckDefaults('API', { name: 'x', request: { url: 'https://a.test', method: 'POST' } }, '');
-    const merged = mergeCheckUpdate(stored, { request: { url: 'https://b.test' }, name: 'y' });
+    const merged = mergeCheckUpdate('API', stored, { request: { url: 'https://b.test' }, name: 'y' });
     expect(merged.request).toMatchObject({ url: 'https://b.test', method: 'POST' });
     expect(merged.name).toBe('y');
   });

@@ -32,13 +32,16 @@ describe('check rules', () => {
     ['an offset too large for the frequency', { frequency: 5, frequencyOffset: 51 }, 'frequencyOffset'],
     ['a degraded time above the ceiling', { degradedResponseTime: 30001, maxResponseTime: 30000 }, 'degradedResponseTime'],
     ['a degraded time above the max time', { degradedResponseTime: 9000, maxResponseTime: 8000 }, 'degradedResponseTime'],
-    ['no location at all', { locations: [], privateLocations: [] }, 'locations'],
     ['duplicated variable keys', { environmentVariables: [{ key: 'A', value: '1' }, { key: 'A', value: '2' }] }, 'environmentVariables.1.key'],
     ['a URL that is not http', { request: { url: 'ftp://example.com' } }, 'request.url'],
     ['an assertion regex that does not compile', { request: { url: 'https://x.test', assertions: [{ source: 'TEXT_BODY', comparison: 'CONTAINS', regex: '(' }] } }, 'request.assertions.0.regex'],
     ['a JSON body that is not JSON', { request: { url: 'https://x.test', bodyType: 'JSON', body: '{nope' } }, 'request.body'],
   ])('rejects %s', (_name, extra, key) => {
     expect(checkRuleIssues('API', api(extra)).map((i) => i.key)).toContain(key);
+  });
+
+  it('accepts a check with no location at all: it is idle (see idle-reason.ts), not invalid', () => {
+    expect(checkRuleIssues('API', api({ locations: [], privateLocations: [] }))).toEqual([]);
   });
 
   it('allows frequency 0 for TCP checks but not for browser checks', () => {

@@ -3,6 +3,7 @@ import { createLookout, type Lookout } from '../../src/main.js';
 import { createAccountWithKey } from '../../src/service/bootstrap.js';
 import type { Backend } from './backends.js';
 import { BACKENDS } from './backends.js';
+import { createContractValidator, type ContractValidator } from './contract-validator.js';
 
 /** An HTTP answer as tests look at it. */
 export interface TestResponse<T = any> {
@@ -39,11 +40,31 @@ async function toResponse(res: Response): Promise<TestResponse> {
   return { status: res.status, headers: res.headers, body, text };
 }
 
+/** The answer, once `contract` (when given) has checked it against the published document. */
+async function checked(contract: ContractValidator | undefined, method: string, path: string, res: Response): Promise<TestResponse> {
+  const response = await toResponse(res);
+  if (contract && method.toUpperCase() !== 'HEAD') {
+    contract.check({ method, path, status: response.status, contentType: response.headers.get('content-type') ?? '', body: response.body });
+  }
+  return response;
+}
+
+/** Options of startTestServer. */
+export interface TestServerOptions {
+  backend?: Backend;
+  config?: Record<string, unknown>;
+  /**
+   * Whether every answer `request()` and `raw()` receive is checked against the OpenAPI document the
+   * server publishes (default true): a body or status the contract does not declare fails the test.
+   */
+  contract?: boolean;
+}
+
 /**
  * Starts a server on `backend` (PGlite in memory by default). The scheduler is off unless
  * `config.runnerEnabled` is set: test data names hosts no test may reach.
  */
-export async function startTestServer(options: { backend?: Backend; config?: Record<string, unknown> } = {}): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const backend = options.backend ?? BACKENDS[0]!;
   const storeOptions = backend.options();
   const lookout = await createLookout({
@@ -53,15 +74,16 @@ export async function startTestServer(options: { backend?: Backend; config?: Rec
   });
   const url = (await lookout.listen()).replace('[::1]', '127.0.0.1');
   const second = await createAccountWithKey(lookout.store, { name: 'Other account' });
+  const contract = options.contract === false ? undefined : createContractValidator(await (await fetch(`${url}/openapi.json`)).text());
   const raw = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
-    toResponse(await fetch(url + path, { method, body: init.body, headers: init.headers }));
+    checked(contract, method, path, await fetch(url + path, { method, body: init.body, headers: init.headers }));
   const client = (accountId: string, apiKey: string): TestClient => ({
     accountId,
     apiKey,
     async request(method, path, body, headers = {}) {
       const h: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'x-lookout-account': accountId, ...headers };
       if (body !== undefined) h['content-type'] ??= 'application/json';
-      return toResponse(await fetch(url + path, { method, headers: h, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) }));
+      return checked(contract, method, path, await fetch(url + path, { method, headers: h, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) }));
     },
   });
   return {

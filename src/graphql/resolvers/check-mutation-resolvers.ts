@@ -1,6 +1,7 @@
 import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types.js';
 import type { GraphqlContext } from '../context.js';
 import { checkRestId, requireRestId, toGlobalId } from '../global-id.js';
+import { withRestReferences } from '../rest-references.js';
 import type { RestCheck } from '../rest-types.js';
 import { withUserErrors, type UserError } from '../user-errors.js';
 
@@ -24,9 +25,11 @@ type CheckPayloadResolver = (root: unknown, args: { id?: string; input?: Input }
 
 function createResolver(checkType: string, segment: string | null): CheckPayloadResolver {
   return async (_root, { input }, ctx) => {
+    const { body, userErrors: refused } = withRestReferences(input!);
+    if (refused.length > 0) return { check: null, userErrors: refused };
     const { value, userErrors } = await withUserErrors(async () => (segment
-      ? await ctx.rest.send<RestCheck>('POST', `/v1/checks/${segment}`, input)
-      : await ctx.rest.send<RestCheck>('POST', '/v1/checks', { ...input, checkType })).body);
+      ? await ctx.rest.send<RestCheck>('POST', `/v1/checks/${segment}`, body)
+      : await ctx.rest.send<RestCheck>('POST', '/v1/checks', { ...body, checkType })).body);
     return { check: remember(ctx, value), userErrors };
   };
 }
@@ -35,7 +38,9 @@ function updateResolver(segment: string | null): CheckPayloadResolver {
   return async (_root, { id, input }, ctx) => {
     const restId = restIdOf(id!);
     const path = segment ? `/v1/checks/${segment}/${restId}` : `/v1/checks/${restId}`;
-    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestCheck>('PUT', path, input)).body);
+    const { body, userErrors: refused } = withRestReferences(input!);
+    if (refused.length > 0) return { check: null, userErrors: refused };
+    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestCheck>('PUT', path, body)).body);
     return { check: remember(ctx, value), userErrors };
   };
 }

@@ -4,6 +4,7 @@ import { ANALYTICS_ROUTE_SEGMENTS } from '../../domain/analytics-metrics.js';
 import { cursorConnection } from '../connection.js';
 import type { GraphqlContext } from '../context.js';
 import { codedError } from '../errors.js';
+import { toCheckIdle } from '../check-idle.js';
 import { checkRestId } from '../global-id.js';
 import type { RestCheck } from '../rest-types.js';
 import type { RestAnalyticsBucket, RestAnalyticsReport, RestCheckResult, RestCheckStatus, RestMetricValue } from '../rest-result-types.js';
@@ -139,6 +140,7 @@ export const checkRunDataResolvers: Resolvers = {
     sslDaysRemaining: (s) => s.sslDaysRemaining ?? null,
     createdAt: (s) => s.created_at,
     updatedAt: (s) => s.updated_at ?? null,
+    idle: (s) => toCheckIdle(s),
   },
   AnalyticsReport: {
     checkType: (r) => r.checkType as never,

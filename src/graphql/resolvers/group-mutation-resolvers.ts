@@ -2,6 +2,7 @@ import type { CheckGroupInput, MutationResolvers, Resolvers } from '../__generat
 import type { GraphqlContext } from '../context.js';
 import { groupRestId, toGlobalId } from '../global-id.js';
 import { requireRestId } from '../global-id.js';
+import { withRestReferences } from '../rest-references.js';
 import type { RestCheckGroup } from '../rest-types.js';
 import { withUserErrors, type UserError } from '../user-errors.js';
 
@@ -12,10 +13,13 @@ function remember(ctx: GraphqlContext, group: RestCheckGroup | null): RestCheckG
 
 /**
  * The REST body of a group input: `retryStrategyFallback: true` is the REST `retryStrategy: "FALLBACK"`
- * (a string the typed input cannot hold). Giving both is contradictory and answered before any call.
+ * (a string the typed input cannot hold). Giving both is contradictory and answered before any call,
+ * as are ids of snippets and channels that can be neither global ids nor REST ids (withRestReferences).
  */
 function restBody(input: CheckGroupInput): { body: Record<string, unknown> } | { userErrors: UserError[] } {
-  const { retryStrategyFallback, ...body } = input;
+  const { retryStrategyFallback, ...fields } = input;
+  const { body, userErrors } = withRestReferences(fields);
+  if (userErrors.length > 0) return { userErrors };
   if (retryStrategyFallback === true) {
     if (body.retryStrategy !== undefined) {
       return { userErrors: [{ field: 'retryStrategyFallback', code: 'BAD_USER_INPUT', message: '"retryStrategyFallback" and "retryStrategy" cannot both be given' }] };

@@ -3,6 +3,7 @@ import type { GraphqlContext } from '../context.js';
 import { RestError } from '../errors.js';
 import { checkRestId, requireRestId } from '../global-id.js';
 import type { RestCheckResult } from '../rest-result-types.js';
+import { withUserErrors, type UserError } from '../user-errors.js';
 
 interface TriggerOutcome {
   checkId: string;
@@ -43,12 +44,27 @@ async function runThroughTrigger(ctx: GraphqlContext, checkId: string): Promise<
   }
 }
 
+/**
+ * A run the check cannot make is the caller's to fix, not a failure of the layer: REST answers 400
+ * (validation keys, such as `locations` for a check with nowhere to run) or 409 (the check's state
+ * forbids the run); both become userErrors, the 409 one coded CONFLICT with the REST message.
+ */
+async function runOrUserErrors(ctx: GraphqlContext, checkId: string): Promise<{ value: TriggerOutcome | null; userErrors: UserError[] }> {
+  try {
+    return await withUserErrors(() => runNow(ctx, checkId));
+  } catch (err) {
+    if (!(err instanceof RestError && err.status === 409)) throw err;
+    return { value: null, userErrors: [{ field: null, code: 'CONFLICT', message: err.message }] };
+  }
+}
+
 /** `runCheck`: run one check now and return its FINAL results. */
 export const runCheckResolvers: Resolvers = {
   Mutation: {
     runCheck: async (_root, { id }, ctx) => {
       const checkId = requireRestId(checkRestId(id), 'Check', id);
-      const outcome = await runNow(ctx, checkId);
+      const { value: outcome, userErrors } = await runOrUserErrors(ctx, checkId);
+      if (!outcome) return { check: null, sequenceId: null, results: [], userErrors };
       for (const r of outcome.results) ctx.loaders.results.resultByKey.prime(`${r.checkId}:${r.id}`, r);
       return { check: await ctx.loaders.checkById.load(checkId), sequenceId: outcome.sequenceId, results: outcome.results, userErrors: [] };
     },

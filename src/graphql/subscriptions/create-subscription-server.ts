@@ -9,6 +9,8 @@ import { DEFAULT_REQUEST_SIZE_LIMITS, maxBodyBytes, requestSizeError, type Reque
 import type { AccountEventSources, AccountEventsLease } from './account-event-source.js';
 import { connectionHeaders, type ConnectionAuthenticator } from './create-rest-authenticator.js';
 import { createDocumentCache } from './document-cache.js';
+import { createEventContexts } from './create-event-contexts.js';
+import { subscribePerEvent } from './subscribe-per-event.js';
 import { createSubscriptionFanOut, SharedResult } from './subscription-fan-out.js';
 import type { SubscriptionContext } from './subscription-resolvers.js';
 
@@ -36,7 +38,9 @@ export interface SubscriptionServerOptions {
   maxQueuedBytes?: number;
   /**
    * Context of queries and mutations sent over a socket (the HTTP endpoint's context factory, given
-   * the socket's credentials as headers). Subscriptions run with their own context.
+   * the socket's credentials as headers). Subscriptions run with their own context; each event they
+   * deliver executes in one made by this factory too, shared per event and account (its loaders
+   * resolve the events' links into the graph). Without it, those links answer BACKEND_UNAVAILABLE.
    */
   operationContext?: (headers: Record<string, string>) => object;
   /** Subscriptions one socket may run at once; more are answered with an error; default 100. */
@@ -80,6 +84,8 @@ interface SocketState {
   /** The credentials of `connection_init`, as REST headers. */
   headers: Record<string, string>;
   lease: AccountEventsLease | null;
+  /** Withdraws the socket's credentials from those events of its account are executed with. */
+  forget: (() => void) | null;
   queuedMessages: number;
   queuedBytes: number;
   closing: boolean;
@@ -125,6 +131,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   });
   let pendingShared: SharedResult | null = null;
   const documents = createDocumentCache(schema);
+  const eventContexts = options.operationContext ? createEventContexts(options.operationContext) : null;
 
   const admit = (state: SocketState, bytes: number): boolean => {
     if (state.closing) return false;
@@ -159,6 +166,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       if (!who) return false;
       if (state.socket.readyState !== state.socket.OPEN) return false;
       state.accountId = who.accountId;
+      state.forget = eventContexts?.addSocket(who.accountId, headers) ?? null;
       const lease = eventSources.acquire(who.accountId, headers, () => state.socket.close(CloseCode.Forbidden, 'Forbidden'));
       state.lease = lease;
       // Acknowledged only once events flow, so a subscription started after the ack misses nothing.
@@ -203,9 +211,13 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     async subscribe(args: ExecutionArgs) {
       const { accountId, events, state } = args.contextValue as SubscriptionContext & { state: SocketState };
       const key = JSON.stringify([accountId, args.operationName ?? null, documents.print(args.document), stableStringify(args.variableValues ?? {})]);
-      // The shared execution outlives the socket that started it: its context holds nothing of that socket.
+      // The shared execution outlives the socket that started it: its context holds nothing of that
+      // socket, only its credentials, for events arriving when no socket of the account is left.
       const shared: SubscriptionContext = { accountId, events };
-      const start = () => graphqlSubscribe({ ...args, contextValue: shared }) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>;
+      const fallback = state.headers;
+      const start = () => (eventContexts
+        ? subscribePerEvent({ ...args, contextValue: shared }, (event) => eventContexts.contextOf(accountId, event as object, fallback))
+        : graphqlSubscribe({ ...args, contextValue: shared })) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>;
       const joined = await fanOut.join(key, start, {
         admit: (bytes) => admit(state, bytes),
         release: (bytes) => release(state, bytes),
@@ -255,7 +267,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   keepAlive?.unref();
 
   wss.on('connection', (socket: WebSocket) => {
-    const state: SocketState = { socket, accountId: null, headers: {}, lease: null, queuedMessages: 0, queuedBytes: 0, closing: false, alive: true };
+    const state: SocketState = { socket, accountId: null, headers: {}, lease: null, forget: null, queuedMessages: 0, queuedBytes: 0, closing: false, alive: true };
     const slice = slices[nextSlice]!;
     nextSlice = (nextSlice + 1) % KEEP_ALIVE_SLICES;
     slice.add(state);
@@ -301,6 +313,8 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       state.closing = true;
       state.lease?.release();
       state.lease = null;
+      state.forget?.();
+      state.forget = null;
       void closed(code, String(reason));
     });
   });

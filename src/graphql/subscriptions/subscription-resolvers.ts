@@ -1,7 +1,7 @@
 import type { EventOf, LookoutEventType } from '../../events/lookout-event.js';
-import type {
-  AlertNotificationEvent, CheckResultEvent, CheckResultFilter, CheckResultSummary, CheckStatusEvent, SubscriptionResolvers, TestSessionEvent,
-} from '../__generated__/resolvers-types.js';
+import type { CheckResultFilter, SubscriptionResolvers } from '../__generated__/resolvers-types.js';
+import { checkRestId, requireRestIds, uuidRestId } from '../global-id.js';
+import { filterGroupRestId } from '../rest-references.js';
 import type { AccountEvents } from './account-event-source.js';
 import { createPushIterator } from './push-iterator.js';
 
@@ -22,13 +22,40 @@ function eventsOf<T extends LookoutEventType>(ctx: SubscriptionContext, type: T,
   return it;
 }
 
+/** A CheckResultFilter with its ids read as REST ids (lower-case check UUIDs, the group's integer id). */
+export interface RestCheckResultFilter {
+  checkIds?: readonly string[] | null;
+  groupId?: number | null;
+  tags?: readonly string[] | null;
+  hasFailures?: boolean | null;
+  locations?: readonly string[] | null;
+  resultType?: CheckResultFilter['resultType'];
+}
+
+/** The REST ids of a list of check ids (global ids or REST UUIDs alike), lower-case as events carry them. */
+const checkIdsOf = (ids: readonly string[], argumentName: string) => requireRestIds(ids, checkRestId, argumentName).map((id) => id.toLowerCase());
+
+/**
+ * A CheckResultFilter with its global ids read as REST ids (`group` or the deprecated `groupId` as the
+ * REST `groupId`); an id that can be neither is BAD_USER_INPUT.
+ */
+export function toRestCheckResultFilter(filter: CheckResultFilter | null | undefined): RestCheckResultFilter | null {
+  if (!filter) return null;
+  const { group: _group, ...rest } = filter;
+  return {
+    ...rest,
+    checkIds: filter.checkIds ? checkIdsOf(filter.checkIds, 'checkIds') : null,
+    groupId: filterGroupRestId(filter) ?? null,
+  };
+}
+
 const anyOf = <T>(wanted: readonly T[] | null | undefined, value: T): boolean => !wanted || wanted.includes(value);
 
-/** Whether a result event passes a `CheckResultFilter` (every given condition must hold). */
-export function matchesCheckResultFilter(filter: CheckResultFilter | null | undefined, event: EventOf<'checkResultCreated'>): boolean {
+/** Whether a result event passes a filter (every given condition must hold). */
+export function matchesCheckResultFilter(filter: RestCheckResultFilter | null | undefined, event: EventOf<'checkResultCreated'>): boolean {
   if (!filter) return true;
   const r = event.result;
-  return anyOf(filter.checkIds, event.checkId)
+  return anyOf(filter.checkIds, event.checkId.toLowerCase())
     && (filter.groupId == null || event.groupId === filter.groupId)
     && (!filter.tags || filter.tags.some((t) => event.tags.includes(t)))
     && (filter.hasFailures == null || r.hasFailures === filter.hasFailures)
@@ -36,57 +63,41 @@ export function matchesCheckResultFilter(filter: CheckResultFilter | null | unde
     && (filter.resultType == null || r.resultType === filter.resultType);
 }
 
-/** The REST result view as the subscription's typed summary. */
-export function toCheckResultSummary(r: Record<string, any>): CheckResultSummary {
-  return {
-    id: r.id,
-    checkId: r.checkId,
-    name: r.name ?? '',
-    checkType: r.checkType ?? '',
-    resultType: r.resultType,
-    hasFailures: Boolean(r.hasFailures),
-    hasErrors: Boolean(r.hasErrors),
-    isDegraded: Boolean(r.isDegraded),
-    isCancelled: Boolean(r.isCancelled),
-    overMaxResponseTime: Boolean(r.overMaxResponseTime),
-    runLocation: r.runLocation,
-    startedAt: r.startedAt,
-    stoppedAt: r.stoppedAt,
-    createdAt: r.created_at ?? r.stoppedAt,
-    responseTime: r.responseTime ?? 0,
-    attempts: r.attempts ?? 1,
-    sequenceId: r.sequenceId ?? null,
-    checkRunId: r.checkRunId == null ? null : String(r.checkRunId),
-    errorGroupIds: r.errorGroupIds ?? [],
-    errors: (r.errors ?? []).map((e: { code?: string; message?: string }) => ({ code: e.code ?? 'ERROR', message: e.message ?? '' })),
-  };
-}
+/** Ids of a check list argument as REST ids, resolved once when the subscription starts. */
+const checkIdSet = (ids: readonly string[] | null | undefined) => (ids ? new Set(checkIdsOf(ids, 'checkIds')) : null);
 
-/** The `Subscription` resolvers: each subscribes to one event type of the socket's account and narrows it by its arguments. */
+/**
+ * The `Subscription` resolvers: each subscribes to one event type of the socket's account and narrows
+ * it by its arguments (global ids and REST ids alike, read once when the subscription starts). The
+ * payload is the event itself, which the event types resolve their fields from (subscription-event-resolvers.ts).
+ */
 export const subscriptionResolvers: SubscriptionResolvers<SubscriptionContext> = {
   checkResultCreated: {
-    subscribe: (_root, args, ctx) => eventsOf(ctx, 'checkResultCreated', (e) => matchesCheckResultFilter(args.filter, e)) as any,
-    resolve: (e: EventOf<'checkResultCreated'>): CheckResultEvent => ({
-      checkId: e.checkId, groupId: e.groupId, tags: e.tags, result: toCheckResultSummary(e.result),
-    }),
+    subscribe: (_root, args, ctx) => {
+      const filter = toRestCheckResultFilter(args.filter);
+      return eventsOf(ctx, 'checkResultCreated', (e) => matchesCheckResultFilter(filter, e)) as any;
+    },
+    resolve: (e: EventOf<'checkResultCreated'>) => e,
   },
   checkStatusChanged: {
-    subscribe: (_root, args, ctx) => eventsOf(ctx, 'checkStatusChanged', (e) => anyOf(args.checkIds, e.checkId)) as any,
-    resolve: (e: EventOf<'checkStatusChanged'>): CheckStatusEvent => ({
-      checkId: e.checkId, previous: e.previous, current: e.current, status: e.status,
-    }),
+    subscribe: (_root, args, ctx) => {
+      const wanted = checkIdSet(args.checkIds);
+      return eventsOf(ctx, 'checkStatusChanged', (e) => !wanted || wanted.has(e.checkId.toLowerCase())) as any;
+    },
+    resolve: (e: EventOf<'checkStatusChanged'>) => e,
   },
   alertNotified: {
-    subscribe: (_root, args, ctx) => eventsOf(ctx, 'alertNotified', (e) => !args.checkIds || (e.checkId !== null && args.checkIds.includes(e.checkId))) as any,
-    resolve: (e: EventOf<'alertNotified'>): AlertNotificationEvent => ({
-      checkId: e.checkId, notificationId: e.notification.id == null ? null : String(e.notification.id),
-      status: e.notification.status ?? null, notification: e.notification,
-    }),
+    subscribe: (_root, args, ctx) => {
+      const wanted = checkIdSet(args.checkIds);
+      return eventsOf(ctx, 'alertNotified', (e) => !wanted || (e.checkId !== null && wanted.has(e.checkId.toLowerCase()))) as any;
+    },
+    resolve: (e: EventOf<'alertNotified'>) => e,
   },
   testSessionUpdated: {
-    subscribe: (_root, args, ctx) => eventsOf(ctx, 'testSessionUpdated', (e) => args.testSessionId == null || e.testSessionId === args.testSessionId) as any,
-    resolve: (e: EventOf<'testSessionUpdated'>): TestSessionEvent => ({
-      testSessionId: e.testSessionId, status: e.testSession.status ?? null, testSession: e.testSession,
-    }),
+    subscribe: (_root, args, ctx) => {
+      const wanted = args.testSessionId == null ? null : requireRestIds([args.testSessionId], (id) => uuidRestId(id, 'TestSession'), 'testSessionId')[0]!.toLowerCase();
+      return eventsOf(ctx, 'testSessionUpdated', (e) => wanted === null || e.testSessionId.toLowerCase() === wanted) as any;
+    },
+    resolve: (e: EventOf<'testSessionUpdated'>) => e,
   },
 };

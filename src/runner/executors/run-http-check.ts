@@ -56,6 +56,8 @@ type JobLog = { setup: ScriptLogLine[]; request: ScriptLogLine[]; teardown: Scri
  *    redirect rules); API checks send their body per bodyType (NONE sends none; GRAPHQL wraps a
  *    bare query as `{"query": ...}`; FORM turns a JSON object into form fields) with a matching
  *    Content-Type and basicAuth as an Authorization header, unless the headers already set them.
+ *    Each TLS connection presents the account's client certificate for its host, if there is one
+ *    (ctx.clientCertificates; a redirect to another host gets that host's certificate or none).
  * 4. API only: the teardown script gets the response (skipped when there is none).
  * 5. Assertions run on the response. URL monitors look only at STATUS_CODE assertions and, with
  *    none, fail on a status of 400 or more (shown as the assertion STATUS_CODE LESS_THAN 400).
@@ -139,6 +141,7 @@ async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContex
     family: source.ipFamily === 'IPv6' ? 6 : 4,
     timeoutMs: remaining(),
     signal: ctx.signal,
+    clientCertificates: ctx.clientCertificates,
   });
   jobLog.request = probe.log.map((line) => ({ ...line, level: 'info' }));
   if (probe.error) errors.push(probe.error);

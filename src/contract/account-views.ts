@@ -1,0 +1,92 @@
+import { LOCATIONS, RUNTIME_IDS } from '../domain/catalog.js';
+import { DateTime } from './check-views.js';
+import { ref } from './response-shape.js';
+
+const AddonTier = { type: 'object', required: ['tier', 'tierDisplayName'], properties: { tier: { type: 'string' }, tierDisplayName: { type: 'string' } } };
+const Addons = {
+  type: 'object',
+  description: 'Add-on tiers of the hosted service; a self-hosted installation has them all',
+  properties: { communicate: AddonTier, resolve: AddonTier },
+};
+
+/** The caller's account (`/v1/accounts`). */
+export const Account = {
+  $id: 'Account',
+  type: 'object',
+  description: "The caller's account",
+  required: ['id', 'name', 'runtimeId', 'plan', 'planDisplayName', 'created_at'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    runtimeId: { type: 'string', enum: [...RUNTIME_IDS] },
+    plan: { type: 'string' },
+    planDisplayName: { type: 'string' },
+    addons: Addons,
+    settings: { type: 'object', additionalProperties: true, description: 'Account settings (free-form)' },
+    alertSettings: ref('AlertSettings'),
+    created_at: DateTime,
+  },
+};
+
+/** The account as `/next/accounts` shows it to CLIs. */
+export const NextAccount = {
+  $id: 'NextAccount',
+  type: 'object',
+  description: 'The account as CLIs read it before anything else',
+  required: ['id', 'name', 'runtimeId', 'plan', 'planDisplayName'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    runtimeId: { type: 'string', enum: [...RUNTIME_IDS] },
+    plan: { type: 'string' },
+    planDisplayName: { type: 'string' },
+    addons: Addons,
+    features: { type: 'array', items: { type: 'string' }, description: 'Feature flags of the hosted service (none here)' },
+  },
+};
+
+/** The user behind an API key. */
+export const User = {
+  $id: 'User',
+  type: 'object',
+  required: ['id', 'name', 'email'],
+  properties: { id: { type: 'string' }, name: { type: ['string', 'null'] }, email: { type: ['string', 'null'] } },
+};
+
+/** A data-center location. */
+export const Location = {
+  $id: 'Location',
+  type: 'object',
+  required: ['region', 'name'],
+  properties: { region: { type: 'string', enum: [...LOCATIONS] }, name: { type: 'string' } },
+};
+
+/** A runtime and the npm packages checks may import in it. */
+export const Runtime = {
+  $id: 'Runtime',
+  type: 'object',
+  required: ['name', 'stage', 'nodeJsVersion', 'runtimeEndOfLife', 'description', 'dependencies'],
+  properties: {
+    name: { type: 'string', enum: [...RUNTIME_IDS] },
+    stage: { type: 'string', enum: ['CURRENT', 'DEPRECATED'] },
+    multiStepSupport: { type: 'boolean', description: 'Whether MULTI_STEP checks may use it' },
+    nodeJsVersion: { type: 'string' },
+    runtimeEndOfLife: { type: ['string', 'null'], description: 'ISO date after which it no longer runs checks' },
+    description: { type: 'string' },
+    dependencies: { type: 'object', additionalProperties: { type: 'string' }, description: 'npm package name → version, plus node' },
+  },
+};
+
+/** Source addresses of check runs. */
+export const StaticIps = { $id: 'StaticIps', type: 'array', items: { type: 'string' }, description: 'Source addresses of check runs' };
+
+/** Source addresses per location (every location runs on this machine, so each maps to the same list). */
+export const StaticIpsByRegion = {
+  $id: 'StaticIpsByRegion',
+  type: 'object',
+  description: 'Location → source addresses',
+  properties: Object.fromEntries(LOCATIONS.map((l) => [l, { type: 'array', items: { type: 'string' } }])),
+};
+
+/** Schemas of this file registered as named components. */
+export const ACCOUNT_VIEW_SCHEMAS = [Account, NextAccount, User, Location, Runtime, StaticIps, StaticIpsByRegion];

@@ -1,0 +1,54 @@
+import { ref } from './response-shape.js';
+
+/** One check of a test session and how its run went. */
+export const TestSessionCheckRun = {
+  $id: 'TestSessionCheckRun',
+  type: 'object',
+  required: ['checkId', 'name', 'checkType', 'status'],
+  properties: {
+    checkId: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    checkType: { type: 'string' },
+    status: { type: 'string', enum: ['PENDING', 'RUNNING', 'PASSED', 'FAILED', 'CANCELLED'] },
+    resultIds: { type: 'array', items: { type: 'string' } },
+    sequenceId: { type: ['string', 'null'] },
+  },
+};
+
+/** A test session (`/v1/test-sessions/{id}`). */
+export const TestSession = {
+  $id: 'TestSession',
+  type: 'object',
+  description: 'Checks run now, together, from CI/CD or the API',
+  required: ['id', 'name', 'status', 'created_at'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    status: { type: 'string', enum: ['RUNNING', 'PASSED', 'FAILED', 'CANCELLED'] },
+    runLocation: { type: ['string', 'null'] },
+    environment: { type: ['string', 'null'] },
+    checkIds: { type: 'array', items: { type: 'string' } },
+    results: { type: 'array', items: ref('TestSessionCheckRun') },
+    errorGroupIds: { type: 'array', items: { type: 'string' } },
+    testSessionErrorGroupIds: { type: 'array', items: { type: 'string' }, description: 'Same as errorGroupIds' },
+    created_at: { type: 'string', format: 'date-time' },
+    startedAt: { type: ['string', 'null'], format: 'date-time' },
+    stoppedAt: { type: ['string', 'null'], format: 'date-time' },
+    updated_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+
+/** A page of `GET /v1/test-sessions`. */
+export const TestSessionPage = {
+  $id: 'TestSessionPage',
+  type: 'object',
+  required: ['length', 'entries', 'nextId'],
+  properties: {
+    length: { type: 'integer' },
+    entries: { type: 'array', items: ref('TestSession') },
+    nextId: { type: ['string', 'null'] },
+  },
+};
+
+/** Schemas of this file registered as named components, in dependency order. */
+export const TEST_SESSION_VIEW_SCHEMAS = [TestSessionCheckRun, TestSession, TestSessionPage];
