@@ -9,6 +9,16 @@ const Addons = {
   properties: { communicate: AddonTier, resolve: AddonTier },
 };
 
+/** What every view of an account shows. */
+const ACCOUNT_CORE = {
+  id: { type: 'string', format: 'uuid' },
+  name: { type: 'string' },
+  runtimeId: { type: 'string', enum: [...RUNTIME_IDS] },
+  plan: { type: 'string' },
+  planDisplayName: { type: 'string' },
+  addons: Addons,
+};
+
 /** The caller's account (`/v1/accounts`). */
 export const Account = {
   $id: 'Account',
@@ -16,12 +26,7 @@ export const Account = {
   description: "The caller's account",
   required: ['id', 'name', 'runtimeId', 'plan', 'planDisplayName', 'created_at'],
   properties: {
-    id: { type: 'string', format: 'uuid' },
-    name: { type: 'string' },
-    runtimeId: { type: 'string', enum: [...RUNTIME_IDS] },
-    plan: { type: 'string' },
-    planDisplayName: { type: 'string' },
-    addons: Addons,
+    ...ACCOUNT_CORE,
     settings: { type: 'object', additionalProperties: true, description: 'Account settings (free-form)' },
     alertSettings: ref('AlertSettings'),
     created_at: DateTime,
@@ -35,12 +40,7 @@ export const NextAccount = {
   description: 'The account as CLIs read it before anything else',
   required: ['id', 'name', 'runtimeId', 'plan', 'planDisplayName'],
   properties: {
-    id: { type: 'string', format: 'uuid' },
-    name: { type: 'string' },
-    runtimeId: { type: 'string', enum: [...RUNTIME_IDS] },
-    plan: { type: 'string' },
-    planDisplayName: { type: 'string' },
-    addons: Addons,
+    ...ACCOUNT_CORE,
     features: { type: 'array', items: { type: 'string' }, description: 'Feature flags of the hosted service (none here)' },
   },
 };
