@@ -20,6 +20,7 @@ import { createRunRecorder } from './service/record-run.js';
 import { createResultRetention } from './service/result-retention.js';
 import { createTestSessionService } from './service/test-session-service.js';
 import { createClientCertificateService } from './service/client-certificate-service.js';
+import { createStatusPageIncidentService } from './service/status-page-incident-service.js';
 import { createGroupTriggerService } from './service/group-trigger-service.js';
 
 /** A running (or ready-to-listen) Lookout: the REST API over a store. */
@@ -78,6 +79,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       testSessions,
       groupTriggers: createGroupTriggerService({ store, runner, logger, publicUrl: config.publicUrl }),
       clientCertificates: createClientCertificateService({ store }),
+      statusPageIncidents: createStatusPageIncidentService({ store }),
     };
     const app = await createApi({ context, logger });
     const graphql = await createGraphql({ app, config, logger, resolvers: [{ Subscription: subscriptionResolvers as Record<string, unknown> }] });

@@ -7,6 +7,7 @@ import type { EventBus } from '../events/event-bus.js';
 import type { Runner } from '../runner/create-runner.js';
 import type { TestSessionService } from '../service/test-session-service.js';
 import type { ClientCertificateService } from '../service/client-certificate-service.js';
+import type { StatusPageIncidentService } from '../service/status-page-incident-service.js';
 import type { GroupTriggerService } from '../service/group-trigger-service.js';
 import type { Store } from '../store/create-store.js';
 
@@ -30,6 +31,7 @@ export interface ApiContext {
   testSessions: TestSessionService;
   groupTriggers: GroupTriggerService;
   clientCertificates: ClientCertificateService;
+  statusPageIncidents: StatusPageIncidentService;
 }
 
 declare module 'fastify' {

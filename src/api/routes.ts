@@ -19,6 +19,7 @@ import { runAssetsRoutes } from './run-assets-routes.js';
 import { runsRoutes } from './runs-routes.js';
 import { checkGroupTriggersRoutes } from './check-group-triggers-routes.js';
 import { clientCertificatesRoutes } from './client-certificates-routes.js';
+import { statusPageIncidentsRoutes } from './status-page-incidents-routes.js';
 import { testSessionsRoutes } from './test-sessions-routes.js';
 import { eventsRoutes } from './events-routes.js';
 
@@ -43,6 +44,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   runsRoutes,
   checkGroupTriggersRoutes,
   clientCertificatesRoutes,
+  statusPageIncidentsRoutes,
   runAssetsRoutes,
   testSessionsRoutes,
   eventsRoutes,

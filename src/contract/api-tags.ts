@@ -16,6 +16,8 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Snippets', description: 'Code shared by checks and groups as setup and teardown scripts' },
   { name: 'Private locations', description: 'Locations inside a customer network, and the keys their agents use' },
   { name: 'Client certificates', description: 'Client certificates API checks present to their targets' },
+  { name: 'Status page services', description: 'Services status pages show and incidents affect, shared by every page' },
+  { name: 'Status page incidents', description: 'Incidents on status page services and their updates' },
   { name: 'Accounts', description: "The caller's account and user" },
   { name: 'Locations', description: 'Data-center locations checks run in' },
   { name: 'Runtimes', description: 'Runtimes checks run in, and the packages they may import' },

@@ -12,6 +12,7 @@ import { PRIVATE_LOCATION_VIEW_SCHEMAS } from './private-location-views.js';
 import { ref, toResponseShape, type JsonSchema } from './response-shape.js';
 import { RESULT_VIEW_SCHEMAS } from './result-views.js';
 import { Snippet } from './snippet-views.js';
+import { STATUS_PAGE_INCIDENT_VIEW_SCHEMAS } from './status-page-incident-views.js';
 import { TEST_SESSION_VIEW_SCHEMAS } from './test-session-views.js';
 import { TRIGGER_VIEW_SCHEMAS } from './trigger-views.js';
 import { Variable } from './variable-views.js';
@@ -56,6 +57,7 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   ...ANALYTICS_VIEW_SCHEMAS,
   ...TRIGGER_VIEW_SCHEMAS,
   ...TRIGGER_AND_CERTIFICATE_SCHEMAS,
+  ...STATUS_PAGE_INCIDENT_VIEW_SCHEMAS,
   listOf('Check', `Checks${PAGE}`),
   listOf('CheckGroup', `Check groups${PAGE}`),
   listOf('Account', "The caller's account, as a one-element array"),
@@ -76,4 +78,5 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   listOf('AnalyticsMetricsOfType', 'The metrics of each check type'),
   listOf('HeartbeatPing', `Pings, newest first${PAGE}`),
   listOf('ClientCertificate', `Client certificates, oldest first${PAGE}`),
+  listOf('StatusPageIncidentUpdate', 'The 100 latest updates of an incident, newest first (unpaginated)'),
 ];

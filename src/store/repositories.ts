@@ -14,6 +14,8 @@ import { createSnippetsRepository } from './snippets-repository.js';
 import { createCheckTriggersRepository } from './check-triggers-repository.js';
 import { createCheckGroupTriggersRepository } from './check-group-triggers-repository.js';
 import { createClientCertificatesRepository } from './client-certificates-repository.js';
+import { createStatusPageServicesRepository } from './status-page-services-repository.js';
+import { createStatusPageIncidentsRepository } from './status-page-incidents-repository.js';
 import { createVariablesRepository } from './variables-repository.js';
 import { createCheckGroupsRepository } from './check-groups-repository.js';
 import { createChecksRepository } from './checks-repository.js';
@@ -49,6 +51,8 @@ export function repositories(q: Queryable) {
     checkTriggers: createCheckTriggersRepository(q),
     checkGroupTriggers: createCheckGroupTriggersRepository(q),
     clientCertificates: createClientCertificatesRepository(q),
+    statusPageServices: createStatusPageServicesRepository(q),
+    statusPageIncidents: createStatusPageIncidentsRepository(q),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

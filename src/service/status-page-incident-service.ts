@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { incidentProgress, type IncidentStatus } from '../domain/incident-status-moves.js';
+import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js';
+import { list, mergeUpdate, value, type Shape } from '../domain/merge-update.js';
+import { incidentServiceIssues, incidentUpdateStatusIssues } from '../domain/status-page-incident-issues.js';
+import type {
+  IncidentCreateBody, IncidentPutBody, IncidentUpdateCreateBody, IncidentUpdatePutBody,
+} from '../contract/status-page-incident-schemas.js';
+import type { Store } from '../store/create-store.js';
+import type { Repositories } from '../store/repositories.js';
+import type { StatusPageIncidentRow, StatusPageIncidentUpdateRow } from '../store/status-page-incidents-repository.js';
+import type { StatusPageServiceRow } from '../store/status-page-services-repository.js';
+
+/** Updates an incident read shows, and the incident-updates list answers (the real API's "100 latest"). */
+export const LATEST_UPDATES = 100;
+/** Incidents a 409 on a service delete names at most. */
+const NAMED_USERS = 5;
+
+export function toServiceView(row: StatusPageServiceRow) {
+  return {
+    id: row.id, name: row.name, accountId: row.account_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at?.toISOString() ?? null,
+  };
+}
+
+export function toIncidentUpdateView(row: StatusPageIncidentUpdateRow) {
+  return {
+    id: row.id,
+    description: row.description,
+    status: row.status as IncidentStatus | null,
+    publicIncidentUpdateDate: row.public_incident_update_date.toISOString(),
+    notifySubscribers: row.notify_subscribers,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at?.toISOString() ?? null,
+  };
+}
+
+function toIncidentView(row: StatusPageIncidentRow, services: StatusPageServiceRow[], updates: StatusPageIncidentUpdateRow[]) {
+  return {
+    id: row.id,
+    name: row.name,
+    severity: row.severity,
+    services: services.map(toServiceView),
+    incidentUpdates: updates.map(toIncidentUpdateView),
+    lastUpdateStatus: row.last_update_status as IncidentStatus,
+    duration: row.duration,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at?.toISOString() ?? null,
+  };
+}
+
+/** How PUT merges over a stored incident (merge-update.ts): absent or null keeps, services sent replace. */
+const INCIDENT_SHAPE: Shape = { name: value(), severity: value(), services: list() };
+const UPDATE_SHAPE: Shape = { description: value(), status: value(), publicIncidentUpdateDate: value(), notifySubscribers: value() };
+
+const badCursor = () => new LookoutError('VALIDATION', '"nextId" is not a cursor of this list', { issues: [{ key: 'nextId', message: 'is unknown' }], source: 'query' });
+
+/** A page of a cursor list fetched with one row more than `limit`: `{length, entries, nextId}`. */
+function cursorPage<R extends { id: string }, V>(rows: R[], limit: number, entries: (page: R[]) => V[]) {
+  const page = rows.slice(0, limit);
+  return { length: page.length, entries: entries(page), nextId: rows.length > limit ? page[page.length - 1]!.id : null };
+}
+
+/** Recomputes and stores the incident's lastUpdateStatus and duration from all of its updates. */
+async function recordProgress(repos: Repositories, accountId: string, incidentId: string, touch: boolean): Promise<void> {
+  const timeline = await repos.statusPageIncidents.timelineOf(incidentId);
+  const progress = incidentProgress(timeline.map((u) => ({
+    status: u.status as IncidentStatus | null, publicIncidentUpdateDate: u.public_incident_update_date, created_at: u.created_at,
+  })));
+  await repos.statusPageIncidents.setProgress(accountId, incidentId, progress, touch);
+}
+
+/** Incidents with their services and latest updates, in the order of `rows`. */
+async function incidentViews(repos: Repositories, rows: StatusPageIncidentRow[]) {
+  const ids = rows.map((r) => r.id);
+  const [services, updates] = await Promise.all([
+    repos.statusPageIncidents.servicesOf(ids), repos.statusPageIncidents.updatesOf(ids, LATEST_UPDATES),
+  ]);
+  return rows.map((row) => toIncidentView(row, services.filter((s) => s.incident_id === row.id), updates.filter((u) => u.incident_id === row.id)));
+}
+
+async function readIncident(repos: Repositories, accountId: string, id: string) {
+  const row = await repos.statusPageIncidents.get(accountId, id);
+  if (!row) throw notFound('Incident', id);
+  return (await incidentViews(repos, [row]))[0]!;
+}
+
+/** The account's services among those named, or a 400 naming each `services.N.id` that is not one (nothing written). */
+async function checkServices(repos: Repositories, accountId: string, sent: readonly { id: string }[]): Promise<string[]> {
+  const found = await repos.statusPageServices.getMany(accountId, sent.map((s) => s.id));
+  assertValid(incidentServiceIssues(sent, new Set(found.map((s) => s.id))));
+  return sent.map((s) => s.id.toLowerCase());
+}
+
+const updateValues = (u: { description: string; status?: string | null; publicIncidentUpdateDate?: string | null; notifySubscribers?: boolean | null }, now: Date) => ({
+  description: u.description,
+  status: u.status ?? null,
+  publicIncidentUpdateDate: u.publicIncidentUpdateDate ? new Date(u.publicIncidentUpdateDate) : now,
+  notifySubscribers: u.notifySubscribers ?? false,
+});
+
+/**
+ * Status page services, incidents and incident updates. Every write runs in one transaction and
+ * writes nothing when refused; every id of another account answers like an unknown one. An
+ * incident's lastUpdateStatus and duration are computed from all of its updates (incidentProgress)
+ * in the transaction of each write of an update.
+ */
+export function createStatusPageIncidentService({ store }: { store: Store }) {
+  return {
+    services: {
+      async list(accountId: string, limit: number, nextId?: string) {
+        let after: { createdAt: Date; id: string } | undefined;
+        if (nextId) {
+          const cursor = await store.statusPageServices.get(accountId, nextId);
+          if (!cursor) throw badCursor();
+          after = { createdAt: cursor.created_at, id: cursor.id };
+        }
+        return cursorPage(await store.statusPageServices.list(accountId, limit + 1, after), limit, (page) => page.map(toServiceView));
+      },
+
+      async get(accountId: string, id: string) {
+        const row = await store.statusPageServices.get(accountId, id);
+        if (!row) throw notFound('Service', id);
+        return toServiceView(row);
+      },
+
+      async create(accountId: string, body: { name: string }) {
+        return toServiceView(await store.statusPageServices.insert(accountId, randomUUID(), body.name));
+      },
+
+      async update(accountId: string, id: string, body: { name: string }) {
+        const row = await store.statusPageServices.update(accountId, id, body.name);
+        if (!row) throw notFound('Service', id);
+        return toServiceView(row);
+      },
+
+      /** Refused with 409 naming the incidents while any incident lists the service (an incident keeps at least one). */
+      async delete(accountId: string, id: string): Promise<void> {
+        await store.transaction(async (tx) => {
+          const row = await tx.statusPageServices.get(accountId, id, true);
+          if (!row) throw notFound('Service', id);
+          const users = await tx.statusPageServices.incidentsUsing(accountId, id, NAMED_USERS);
+          if (users.length > 0) {
+            const named = users.map((u) => `"${u.name}" (${u.id})`).join(', ');
+            throw new LookoutError('CONFLICT', `Service ${id} is used by incident${users.length > 1 ? 's' : ''} ${named}${users.length === NAMED_USERS ? ' and maybe more' : ''}: `
+              + 'remove it from their services or delete them first', { attributes: { incidentIds: users.map((u) => u.id) } });
+          }
+          await tx.statusPageServices.delete(accountId, id);
+        });
+      },
+    },
+
+    incidents: {
+      async list(accountId: string, limit: number, nextId?: string) {
+        let after: { createdAt: Date; id: string } | undefined;
+        if (nextId) {
+          const cursor = await store.statusPageIncidents.get(accountId, nextId);
+          if (!cursor) throw badCursor();
+          after = { createdAt: cursor.created_at, id: cursor.id };
+        }
+        const rows = await store.statusPageIncidents.list(accountId, limit + 1, after);
+        const page = cursorPage(rows, limit, (p) => p);
+        return { ...page, entries: await incidentViews(store, page.entries) };
+      },
+
+      get: (accountId: string, id: string) => readIncident(store, accountId, id),
+
+      async create(accountId: string, body: IncidentCreateBody) {
+        return store.transaction(async (tx) => {
+          assertValid(incidentUpdateStatusIssues(null, body.incidentUpdates.map((u) => u.status), 'incidentUpdates'));
+          const serviceIds = await checkServices(tx, accountId, body.services);
+          const id = randomUUID();
+          await tx.statusPageIncidents.insert(accountId, id, { name: body.name, severity: body.severity });
+          await tx.statusPageIncidents.setServices(id, serviceIds);
+          const now = new Date();
+          for (const update of body.incidentUpdates) await tx.statusPageIncidents.insertUpdate(accountId, id, randomUUID(), updateValues(update, now));
+          await recordProgress(tx, accountId, id, false);
+          return readIncident(tx, accountId, id);
+        });
+      },
+
+      async update(accountId: string, id: string, body: IncidentPutBody) {
+        return store.transaction(async (tx) => {
+          const row = await tx.statusPageIncidents.get(accountId, id, true);
+          if (!row) throw notFound('Incident', id);
+          const merged = mergeUpdate({ name: row.name, severity: row.severity }, body, INCIDENT_SHAPE);
+          if (body.services) await tx.statusPageIncidents.setServices(id, await checkServices(tx, accountId, body.services));
+          await tx.statusPageIncidents.update(accountId, id, { name: merged.name, severity: merged.severity });
+          return readIncident(tx, accountId, id);
+        });
+      },
+
+      /** Removes the incident and all its updates. */
+      async delete(accountId: string, id: string): Promise<void> {
+        if (!(await store.statusPageIncidents.delete(accountId, id))) throw notFound('Incident', id);
+      },
+    },
+
+    updates: {
+      async list(accountId: string, incidentId: string) {
+        if (!(await store.statusPageIncidents.get(accountId, incidentId))) throw notFound('Incident', incidentId);
+        return (await store.statusPageIncidents.updatesOf([incidentId], LATEST_UPDATES)).map(toIncidentUpdateView);
+      },
+
+      async get(accountId: string, incidentId: string, id: string) {
+        const row = await store.statusPageIncidents.getUpdate(accountId, incidentId, id);
+        if (!row) throw notFound('Incident update', id);
+        return toIncidentUpdateView(row);
+      },
+
+      async create(accountId: string, incidentId: string, body: IncidentUpdateCreateBody) {
+        return store.transaction(async (tx) => {
+          const incident = await tx.statusPageIncidents.get(accountId, incidentId, true);
+          if (!incident) throw notFound('Incident', incidentId);
+          assertValid(incidentUpdateStatusIssues(incident.last_update_status as IncidentStatus, [body.status]));
+          const row = await tx.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), updateValues(body, new Date()));
+          await recordProgress(tx, accountId, incidentId, true);
+          return toIncidentUpdateView(row);
+        });
+      },
+
+      async update(accountId: string, incidentId: string, id: string, body: IncidentUpdatePutBody) {
+        return store.transaction(async (tx) => {
+          const incident = await tx.statusPageIncidents.get(accountId, incidentId, true);
+          const stored = incident && await tx.statusPageIncidents.getUpdate(accountId, incidentId, id);
+          if (!stored) throw notFound(incident ? 'Incident update' : 'Incident', incident ? id : incidentId);
+          assertValid(incidentUpdateStatusIssues(incident.last_update_status as IncidentStatus, [body.status]));
+          const merged = mergeUpdate({
+            description: stored.description,
+            status: stored.status,
+            publicIncidentUpdateDate: stored.public_incident_update_date.toISOString(),
+            notifySubscribers: stored.notify_subscribers,
+          }, body, UPDATE_SHAPE);
+          const row = await tx.statusPageIncidents.updateUpdate(accountId, incidentId, id, updateValues(merged, stored.public_incident_update_date));
+          await recordProgress(tx, accountId, incidentId, true);
+          return toIncidentUpdateView(row!);
+        });
+      },
+
+      async delete(accountId: string, incidentId: string, id: string): Promise<void> {
+        await store.transaction(async (tx) => {
+          const incident = await tx.statusPageIncidents.get(accountId, incidentId, true);
+          if (!incident) throw notFound('Incident', incidentId);
+          if (!(await tx.statusPageIncidents.deleteUpdate(accountId, incidentId, id))) throw notFound('Incident update', id);
+          await recordProgress(tx, accountId, incidentId, true);
+        });
+      },
+    },
+  };
+}
+export type StatusPageIncidentService = ReturnType<typeof createStatusPageIncidentService>;
