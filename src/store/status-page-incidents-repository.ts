@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { newestFirstPage, type NewestFirstCursor } from './newest-first-page.js';
 import type { StatusPageServiceRow } from './status-page-services-repository.js';
 
 /** A stored status page incident; `last_update_status` and `duration` follow its updates. */
@@ -51,18 +52,8 @@ export function createStatusPageIncidentsRepository(db: Queryable) {
     },
 
     /** A page of incidents, newest first, after the cursor (created_at, id). */
-    async list(accountId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<StatusPageIncidentRow[]> {
-      if (!after) {
-        return db.query<StatusPageIncidentRow>(
-          `SELECT ${INCIDENT_COLUMNS} FROM status_page_incidents WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-          [accountId, limit],
-        );
-      }
-      return db.query<StatusPageIncidentRow>(
-        `SELECT ${INCIDENT_COLUMNS} FROM status_page_incidents WHERE account_id = $1 AND (created_at, id) < ($3, $4::uuid)
-         ORDER BY created_at DESC, id DESC LIMIT $2`,
-        [accountId, limit, after.createdAt, after.id],
-      );
+    list(accountId: string, limit: number, after?: NewestFirstCursor): Promise<StatusPageIncidentRow[]> {
+      return newestFirstPage<StatusPageIncidentRow>(db, 'status_page_incidents', INCIDENT_COLUMNS, accountId, limit, after);
     },
 
     async insert(accountId: string, id: string, v: { name: string; severity: string }): Promise<StatusPageIncidentRow> {

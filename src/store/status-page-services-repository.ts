@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { newestFirstPage, type NewestFirstCursor } from './newest-first-page.js';
 
 /** A stored status page service. */
 export interface StatusPageServiceRow {
@@ -36,18 +37,8 @@ export function createStatusPageServicesRepository(db: Queryable) {
     },
 
     /** A page of services, newest first, after the cursor (created_at, id). */
-    async list(accountId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<StatusPageServiceRow[]> {
-      if (!after) {
-        return db.query<StatusPageServiceRow>(
-          `SELECT ${COLUMNS} FROM status_page_services WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-          [accountId, limit],
-        );
-      }
-      return db.query<StatusPageServiceRow>(
-        `SELECT ${COLUMNS} FROM status_page_services WHERE account_id = $1 AND (created_at, id) < ($3, $4::uuid)
-         ORDER BY created_at DESC, id DESC LIMIT $2`,
-        [accountId, limit, after.createdAt, after.id],
-      );
+    list(accountId: string, limit: number, after?: NewestFirstCursor): Promise<StatusPageServiceRow[]> {
+      return newestFirstPage<StatusPageServiceRow>(db, 'status_page_services', COLUMNS, accountId, limit, after);
     },
 
     async insert(accountId: string, id: string, name: string): Promise<StatusPageServiceRow> {
