@@ -23,7 +23,7 @@ export function secretValues<V extends { value: string; secret?: boolean }>(vari
  * - as written, and in any letter case (resolvers and URL parsers lower-case host names);
  * - percent-encoded as encodeURIComponent, encodeURI, HTML forms (`+` for spaces) and the URL
  *   parser's path, query and user-info encodings do it (hex digits in either case);
- * - escaped inside a JSON string (also with `\uXXXX` for every non-ASCII character);
+ * - escaped inside a JSON string, also with a `\u` escape for every non-ASCII character;
  * - as an IDNA host name (punycode, `url.domainToASCII`) where that differs;
  * - base64 and base64url, alone (padded or not) and inside a longer base64 text such as the
  *   `user:password` of HTTP Basic auth: for each of the three byte alignments, the characters
