@@ -36,7 +36,38 @@ export interface TestSessionUpdatedEvent {
   testSession: Record<string, any>;
 }
 
-export type LookoutEvent = CheckResultCreatedEvent | CheckStatusChangedEvent | AlertNotifiedEvent | TestSessionUpdatedEvent;
+/**
+ * Something a public page shows changed (a status page, service, incident, maintenance or dashboard):
+ * published after the write commits, with the account's new public content version.
+ */
+export interface PublicContentChangedEvent {
+  type: 'publicContentChanged';
+  accountId: string;
+  version: number;
+  subject: 'statusPage' | 'service' | 'incident' | 'maintenance' | 'dashboard' | 'subscription';
+  /** The id of the thing written (a status page, service, incident, maintenance window or dashboard). */
+  subjectId: string;
+}
+
+/** An incident or one of its updates was created, changed or deleted. `incident` is its REST shape, null once deleted. */
+export interface IncidentUpdatedEvent {
+  type: 'incidentUpdated';
+  accountId: string;
+  incidentId: string;
+  incident: Record<string, any> | null;
+}
+
+/** A maintenance window, one of its occurrences or an occurrence's update changed. Shapes are REST's; null once deleted. */
+export interface MaintenanceUpdatedEvent {
+  type: 'maintenanceUpdated';
+  accountId: string;
+  maintenanceWindowId: number;
+  maintenanceId: string | null;
+  maintenance: Record<string, any> | null;
+}
+
+export type LookoutEvent = CheckResultCreatedEvent | CheckStatusChangedEvent | AlertNotifiedEvent | TestSessionUpdatedEvent
+  | PublicContentChangedEvent | IncidentUpdatedEvent | MaintenanceUpdatedEvent;
 export type LookoutEventType = LookoutEvent['type'];
 /** The event of one type. */
 export type EventOf<T extends LookoutEventType> = Extract<LookoutEvent, { type: T }>;

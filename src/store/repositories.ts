@@ -17,6 +17,7 @@ import { createClientCertificatesRepository } from './client-certificates-reposi
 import { createStatusPageServicesRepository } from './status-page-services-repository.js';
 import { createStatusPageIncidentsRepository } from './status-page-incidents-repository.js';
 import { createVariablesRepository } from './variables-repository.js';
+import { createPublicContentVersionsRepository } from './public-content-versions-repository.js';
 import { createCheckGroupsRepository } from './check-groups-repository.js';
 import { createChecksRepository } from './checks-repository.js';
 import type { Queryable } from './db.js';
@@ -53,6 +54,7 @@ export function repositories(q: Queryable) {
     clientCertificates: createClientCertificatesRepository(q),
     statusPageServices: createStatusPageServicesRepository(q),
     statusPageIncidents: createStatusPageIncidentsRepository(q),
+    publicContentVersions: createPublicContentVersionsRepository(q),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
