@@ -79,7 +79,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       testSessions,
       groupTriggers: createGroupTriggerService({ store, runner, logger, publicUrl: config.publicUrl }),
       clientCertificates: createClientCertificateService({ store }),
-      statusPageIncidents: createStatusPageIncidentService({ store }),
+      statusPageIncidents: createStatusPageIncidentService({ store, bus, logger }),
     };
     const app = await createApi({ context, logger });
     const graphql = await createGraphql({ app, config, logger, resolvers: [{ Subscription: subscriptionResolvers as Record<string, unknown> }] });

@@ -300,6 +300,34 @@ describe.each(BACKENDS)('status page services, incidents and updates over REST (
     });
   });
 
+  it('moves the public content version on with each write and tells the bus after commit, never on a refused write', async () => {
+    const version = () => s.lookout.store.publicContentVersions.get(s.a.accountId);
+    const seen: Array<{ type: string; incidentId?: string; lastUpdateStatus?: string | null }> = [];
+    const offIncident = s.lookout.bus.subscribe('incidentUpdated', (e) => {
+      if (e.accountId === s.a.accountId) seen.push({ type: e.type, incidentId: e.incidentId, lastUpdateStatus: e.incident?.lastUpdateStatus ?? null });
+    });
+    const changes: number[] = [];
+    const offChanged = s.lookout.bus.subscribe('publicContentChanged', (e) => {
+      if (e.accountId === s.a.accountId) changes.push(e.version);
+    });
+    const otherBefore = await s.lookout.store.publicContentVersions.get(s.b.accountId);
+    try {
+      const start = await version();
+      const incident = await createIncident(s.a, { name: 'Live', incidentUpdates: [{ description: 'Looking', status: 'INVESTIGATING' }] });
+      await s.a.request('POST', updatesOf(incident.id), { description: 'Fixed', status: 'RESOLVED' });
+      expect((await s.a.request('POST', updatesOf(incident.id), { description: 'x', status: 'NOPE' })).status).toBe(400);
+      expect(await version()).toBe(start + 2);
+      await expect.poll(() => seen.filter((e) => e.incidentId === incident.id).map((e) => e.lastUpdateStatus)).toEqual(['INVESTIGATING', 'RESOLVED']);
+      await expect.poll(() => changes.slice(-2)).toEqual([start + 1, start + 2]);
+      await s.a.request('DELETE', `${INCIDENTS}/${incident.id}`);
+      await expect.poll(() => seen.at(-1)).toEqual({ type: 'incidentUpdated', incidentId: incident.id, lastUpdateStatus: null });
+      expect(await s.lookout.store.publicContentVersions.get(s.b.accountId)).toBe(otherBefore);
+    } finally {
+      offIncident();
+      offChanged();
+    }
+  });
+
   it('describes its routes with operation ids and tags', async () => {
     const doc = (await s.raw('GET', '/openapi.json')).body;
     expect(doc.paths[SERVICES].post.operationId).toBe('createStatusPageService');

@@ -6,6 +6,9 @@ import { incidentServiceIssues, incidentUpdateStatusIssues } from '../domain/sta
 import type {
   IncidentCreateBody, IncidentPutBody, IncidentUpdateCreateBody, IncidentUpdatePutBody,
 } from '../contract/status-page-incident-schemas.js';
+import type { Logger } from 'pino';
+import type { EventBus } from '../events/event-bus.js';
+import type { PublicContentChangedEvent } from '../events/lookout-event.js';
 import type { Store } from '../store/create-store.js';
 import type { Repositories } from '../store/repositories.js';
 import type { StatusPageIncidentRow, StatusPageIncidentUpdateRow } from '../store/status-page-incidents-repository.js';
@@ -104,7 +107,37 @@ const updateValues = (u: { description: string; status?: string | null; publicIn
  * incident's lastUpdateStatus and duration are computed from all of its updates (incidentProgress)
  * in the transaction of each write of an update.
  */
-export function createStatusPageIncidentService({ store }: { store: Store }) {
+export function createStatusPageIncidentService({ store, bus, logger }: StatusPageIncidentServiceOptions) {
+  /**
+   * Runs a public write: `write` in a transaction that also moves the account's public content
+   * version on; after commit, tells public pages and subscriptions what changed.
+   */
+  async function publicWrite<T>(accountId: string, subject: 'service' | 'incident', write: (tx: Repositories) => Promise<T>, subjectId: (result: T) => string, incidentId?: (result: T) => string): Promise<T> {
+    const { result, version } = await store.transaction(async (tx) => {
+      const result = await write(tx);
+      return { result, version: await tx.publicContentVersions.bump(accountId) };
+    });
+    await publishChange(accountId, version, subject, subjectId(result), incidentId?.(result));
+    return result;
+  }
+
+  async function publishChange(accountId: string, version: number, subject: PublicContentChangedEvent['subject'], subjectId: string, incidentId?: string): Promise<void> {
+    if (!bus) return;
+    // The write has committed: a bus outage must not turn it into an error. Pages stay right
+    // through the version counter; only live pushes are missed.
+    await announce(accountId, version, subject, subjectId, incidentId).catch((err) => logger?.warn({ err, accountId, subject, subjectId }, 'status pages: could not publish a change'));
+  }
+
+  async function announce(accountId: string, version: number, subject: PublicContentChangedEvent['subject'], subjectId: string, incidentId?: string): Promise<void> {
+    if (!bus) return;
+    if (incidentId) {
+      const row = await store.statusPageIncidents.get(accountId, incidentId);
+      const incident = row ? (await incidentViews(store, [row]))[0]! : null;
+      await bus.publish({ type: 'incidentUpdated', accountId, incidentId, incident });
+    }
+    await bus.publish({ type: 'publicContentChanged', accountId, version, subject, subjectId });
+  }
+
   return {
     services: {
       async list(accountId: string, limit: number, nextId?: string) {
@@ -124,18 +157,20 @@ export function createStatusPageIncidentService({ store }: { store: Store }) {
       },
 
       async create(accountId: string, body: { name: string }) {
-        return toServiceView(await store.statusPageServices.insert(accountId, randomUUID(), body.name));
+        return publicWrite(accountId, 'service', async (tx) => toServiceView(await tx.statusPageServices.insert(accountId, randomUUID(), body.name)), (v) => v.id);
       },
 
       async update(accountId: string, id: string, body: { name: string }) {
-        const row = await store.statusPageServices.update(accountId, id, body.name);
-        if (!row) throw notFound('Service', id);
-        return toServiceView(row);
+        return publicWrite(accountId, 'service', async (tx) => {
+          const row = await tx.statusPageServices.update(accountId, id, body.name);
+          if (!row) throw notFound('Service', id);
+          return toServiceView(row);
+        }, (v) => v.id);
       },
 
       /** Refused with 409 naming the incidents while any incident lists the service (an incident keeps at least one). */
       async delete(accountId: string, id: string): Promise<void> {
-        await store.transaction(async (tx) => {
+        await publicWrite(accountId, 'service', async (tx) => {
           const row = await tx.statusPageServices.get(accountId, id, true);
           if (!row) throw notFound('Service', id);
           const users = await tx.statusPageServices.incidentsUsing(accountId, id, NAMED_USERS);
@@ -145,7 +180,7 @@ export function createStatusPageIncidentService({ store }: { store: Store }) {
               + 'remove it from their services or delete them first', { attributes: { incidentIds: users.map((u) => u.id) } });
           }
           await tx.statusPageServices.delete(accountId, id);
-        });
+        }, () => id);
       },
     },
 
@@ -165,7 +200,7 @@ export function createStatusPageIncidentService({ store }: { store: Store }) {
       get: (accountId: string, id: string) => readIncident(store, accountId, id),
 
       async create(accountId: string, body: IncidentCreateBody) {
-        return store.transaction(async (tx) => {
+        return publicWrite(accountId, 'incident', async (tx) => {
           assertValid(incidentUpdateStatusIssues(null, body.incidentUpdates.map((u) => u.status), 'incidentUpdates'));
           const serviceIds = await checkServices(tx, accountId, body.services);
           const id = randomUUID();
@@ -175,23 +210,25 @@ export function createStatusPageIncidentService({ store }: { store: Store }) {
           for (const update of body.incidentUpdates) await tx.statusPageIncidents.insertUpdate(accountId, id, randomUUID(), updateValues(update, now));
           await recordProgress(tx, accountId, id, false);
           return readIncident(tx, accountId, id);
-        });
+        }, (v) => v.id, (v) => v.id);
       },
 
       async update(accountId: string, id: string, body: IncidentPutBody) {
-        return store.transaction(async (tx) => {
+        return publicWrite(accountId, 'incident', async (tx) => {
           const row = await tx.statusPageIncidents.get(accountId, id, true);
           if (!row) throw notFound('Incident', id);
           const merged = mergeUpdate({ name: row.name, severity: row.severity }, body, INCIDENT_SHAPE);
           if (body.services) await tx.statusPageIncidents.setServices(id, await checkServices(tx, accountId, body.services));
           await tx.statusPageIncidents.update(accountId, id, { name: merged.name, severity: merged.severity });
           return readIncident(tx, accountId, id);
-        });
+        }, (v) => v.id, (v) => v.id);
       },
 
       /** Removes the incident and all its updates. */
       async delete(accountId: string, id: string): Promise<void> {
-        if (!(await store.statusPageIncidents.delete(accountId, id))) throw notFound('Incident', id);
+        await publicWrite(accountId, 'incident', async (tx) => {
+          if (!(await tx.statusPageIncidents.delete(accountId, id))) throw notFound('Incident', id);
+        }, () => id, () => id);
       },
     },
 
@@ -208,18 +245,18 @@ export function createStatusPageIncidentService({ store }: { store: Store }) {
       },
 
       async create(accountId: string, incidentId: string, body: IncidentUpdateCreateBody) {
-        return store.transaction(async (tx) => {
+        return publicWrite(accountId, 'incident', async (tx) => {
           const incident = await tx.statusPageIncidents.get(accountId, incidentId, true);
           if (!incident) throw notFound('Incident', incidentId);
           assertValid(incidentUpdateStatusIssues(incident.last_update_status as IncidentStatus, [body.status]));
           const row = await tx.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), updateValues(body, new Date()));
           await recordProgress(tx, accountId, incidentId, true);
           return toIncidentUpdateView(row);
-        });
+        }, () => incidentId, () => incidentId);
       },
 
       async update(accountId: string, incidentId: string, id: string, body: IncidentUpdatePutBody) {
-        return store.transaction(async (tx) => {
+        return publicWrite(accountId, 'incident', async (tx) => {
           const incident = await tx.statusPageIncidents.get(accountId, incidentId, true);
           const stored = incident && await tx.statusPageIncidents.getUpdate(accountId, incidentId, id);
           if (!stored) throw notFound(incident ? 'Incident update' : 'Incident', incident ? id : incidentId);
@@ -233,18 +270,26 @@ export function createStatusPageIncidentService({ store }: { store: Store }) {
           const row = await tx.statusPageIncidents.updateUpdate(accountId, incidentId, id, updateValues(merged, stored.public_incident_update_date));
           await recordProgress(tx, accountId, incidentId, true);
           return toIncidentUpdateView(row!);
-        });
+        }, () => incidentId, () => incidentId);
       },
 
       async delete(accountId: string, incidentId: string, id: string): Promise<void> {
-        await store.transaction(async (tx) => {
+        await publicWrite(accountId, 'incident', async (tx) => {
           const incident = await tx.statusPageIncidents.get(accountId, incidentId, true);
           if (!incident) throw notFound('Incident', incidentId);
           if (!(await tx.statusPageIncidents.deleteUpdate(accountId, incidentId, id))) throw notFound('Incident update', id);
           await recordProgress(tx, accountId, incidentId, true);
-        });
+        }, () => incidentId, () => incidentId);
       },
     },
   };
 }
+/** What the status page incident service needs. */
+export interface StatusPageIncidentServiceOptions {
+  store: Store;
+  /** Where `incidentUpdated` and `publicContentChanged` go after each write commits; none in unit uses. */
+  bus?: EventBus;
+  logger?: Logger;
+}
+
 export type StatusPageIncidentService = ReturnType<typeof createStatusPageIncidentService>;
