@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { INCIDENT_SEVERITIES } from '../domain/service-state.js';
 import {
   ASSERTION_SOURCES, BODY_TYPES, CHECK_TYPES, DNS_PROTOCOLS, DNS_RECORD_TYPES, HTTP_METHODS, IP_FAMILIES,
   TIME_UNITS, type CheckType,
@@ -129,6 +130,7 @@ const common = {
           name: Type.String({ minLength: 1, maxLength: 255 }),
           description: Type.Optional(Type.String({ maxLength: 2000 })),
           notifySubscribers: Type.Optional(Type.Boolean()),
+          severity: Type.Optional(Nullable(Type.Enum([...INCIDENT_SEVERITIES]))),
         },
         { additionalProperties: false },
       ),

@@ -67,7 +67,7 @@ const COMMON: Shape = {
   runtimeId: value(null),
   // conventions.md: null means no retries.
   retryStrategy: object(RETRY_STRATEGY_SHAPE, null, { nullClears: true }),
-  triggerIncident: object({ serviceId: value(), name: value(), description: value(''), notifySubscribers: value(false) }, null),
+  triggerIncident: object({ serviceId: value(), name: value(), description: value(''), notifySubscribers: value(false), severity: value(null) }, null),
   runParallel: value(false),
   description: value(null),
   frequency: value(DEFAULT_FREQUENCY),

@@ -39,6 +39,10 @@ export async function referenceIssues(
       issues.push({ key, message: `snippet ${doc[key]} does not exist` });
     }
   }
+  const serviceId = doc.triggerIncident?.serviceId;
+  if (typeof serviceId === 'string' && !(await r.statusPageServices(accountId, [serviceId])).has(serviceId.toLowerCase())) {
+    issues.push({ key: 'triggerIncident.serviceId', message: `status page service ${serviceId} does not exist` });
+  }
   const slugs: string[] = doc.privateLocations ?? [];
   if (slugs.length) {
     const found = await r.privateLocationSlugs(accountId, slugs);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { incidentProgress, type IncidentStatus } from '../domain/incident-status-moves.js';
+import type { IncidentStatus } from '../domain/incident-status-moves.js';
 import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js';
 import { list, mergeUpdate, value, type Shape } from '../domain/merge-update.js';
 import { incidentServiceIssues, incidentUpdateStatusIssues } from '../domain/status-page-incident-issues.js';
@@ -10,46 +10,16 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../events/event-bus.js';
 import type { PublicContentChangedEvent } from '../events/lookout-event.js';
 import type { Store } from '../store/create-store.js';
+import { LATEST_UPDATES, incidentViews, toIncidentUpdateView, toServiceView } from './status-page-incident-view.js';
+
+export { LATEST_UPDATES, toIncidentUpdateView, toServiceView };
+import { recordIncidentProgress } from '../store/record-incident-progress.js';
 import type { Repositories } from '../store/repositories.js';
 import type { StatusPageIncidentRow, StatusPageIncidentUpdateRow } from '../store/status-page-incidents-repository.js';
 import type { StatusPageServiceRow } from '../store/status-page-services-repository.js';
 
-/** Updates an incident read shows, and the incident-updates list answers (the real API's "100 latest"). */
-export const LATEST_UPDATES = 100;
 /** Incidents a 409 on a service delete names at most. */
 const NAMED_USERS = 5;
-
-export function toServiceView(row: StatusPageServiceRow) {
-  return {
-    id: row.id, name: row.name, accountId: row.account_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at?.toISOString() ?? null,
-  };
-}
-
-export function toIncidentUpdateView(row: StatusPageIncidentUpdateRow) {
-  return {
-    id: row.id,
-    description: row.description,
-    status: row.status as IncidentStatus | null,
-    publicIncidentUpdateDate: row.public_incident_update_date.toISOString(),
-    notifySubscribers: row.notify_subscribers,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at?.toISOString() ?? null,
-  };
-}
-
-function toIncidentView(row: StatusPageIncidentRow, services: StatusPageServiceRow[], updates: StatusPageIncidentUpdateRow[]) {
-  return {
-    id: row.id,
-    name: row.name,
-    severity: row.severity,
-    services: services.map(toServiceView),
-    incidentUpdates: updates.map(toIncidentUpdateView),
-    lastUpdateStatus: row.last_update_status as IncidentStatus,
-    duration: row.duration,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at?.toISOString() ?? null,
-  };
-}
 
 /** How PUT merges over a stored incident (merge-update.ts): absent or null keeps, services sent replace. */
 const INCIDENT_SHAPE: Shape = { name: value(), severity: value(), services: list() };
@@ -61,24 +31,6 @@ const badCursor = () => new LookoutError('VALIDATION', '"nextId" is not a cursor
 function cursorPage<R extends { id: string }, V>(rows: R[], limit: number, entries: (page: R[]) => V[]) {
   const page = rows.slice(0, limit);
   return { length: page.length, entries: entries(page), nextId: rows.length > limit ? page[page.length - 1]!.id : null };
-}
-
-/** Recomputes and stores the incident's lastUpdateStatus and duration from all of its updates. */
-async function recordProgress(repos: Repositories, accountId: string, incidentId: string, touch: boolean): Promise<void> {
-  const timeline = await repos.statusPageIncidents.timelineOf(incidentId);
-  const progress = incidentProgress(timeline.map((u) => ({
-    status: u.status as IncidentStatus | null, publicIncidentUpdateDate: u.public_incident_update_date, created_at: u.created_at,
-  })));
-  await repos.statusPageIncidents.setProgress(accountId, incidentId, progress, touch);
-}
-
-/** Incidents with their services and latest updates, in the order of `rows`. */
-async function incidentViews(repos: Repositories, rows: StatusPageIncidentRow[]) {
-  const ids = rows.map((r) => r.id);
-  const [services, updates] = await Promise.all([
-    repos.statusPageIncidents.servicesOf(ids), repos.statusPageIncidents.updatesOf(ids, LATEST_UPDATES),
-  ]);
-  return rows.map((row) => toIncidentView(row, services.filter((s) => s.incident_id === row.id), updates.filter((u) => u.incident_id === row.id)));
 }
 
 async function readIncident(repos: Repositories, accountId: string, id: string) {
@@ -208,7 +160,7 @@ export function createStatusPageIncidentService({ store, bus, logger }: StatusPa
           await tx.statusPageIncidents.setServices(id, serviceIds);
           const now = new Date();
           for (const update of body.incidentUpdates) await tx.statusPageIncidents.insertUpdate(accountId, id, randomUUID(), updateValues(update, now));
-          await recordProgress(tx, accountId, id, false);
+          await recordIncidentProgress(tx, accountId, id, false);
           return readIncident(tx, accountId, id);
         }, (v) => v.id, (v) => v.id);
       },
@@ -250,7 +202,7 @@ export function createStatusPageIncidentService({ store, bus, logger }: StatusPa
           if (!incident) throw notFound('Incident', incidentId);
           assertValid(incidentUpdateStatusIssues(incident.last_update_status as IncidentStatus, [body.status]));
           const row = await tx.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), updateValues(body, new Date()));
-          await recordProgress(tx, accountId, incidentId, true);
+          await recordIncidentProgress(tx, accountId, incidentId, true);
           return toIncidentUpdateView(row);
         }, () => incidentId, () => incidentId);
       },
@@ -268,7 +220,7 @@ export function createStatusPageIncidentService({ store, bus, logger }: StatusPa
             notifySubscribers: stored.notify_subscribers,
           }, body, UPDATE_SHAPE);
           const row = await tx.statusPageIncidents.updateUpdate(accountId, incidentId, id, updateValues(merged, stored.public_incident_update_date));
-          await recordProgress(tx, accountId, incidentId, true);
+          await recordIncidentProgress(tx, accountId, incidentId, true);
           return toIncidentUpdateView(row!);
         }, () => incidentId, () => incidentId);
       },
@@ -278,7 +230,7 @@ export function createStatusPageIncidentService({ store, bus, logger }: StatusPa
           const incident = await tx.statusPageIncidents.get(accountId, incidentId, true);
           if (!incident) throw notFound('Incident', incidentId);
           if (!(await tx.statusPageIncidents.deleteUpdate(accountId, incidentId, id))) throw notFound('Incident update', id);
-          await recordProgress(tx, accountId, incidentId, true);
+          await recordIncidentProgress(tx, accountId, incidentId, true);
         }, () => incidentId, () => incidentId);
       },
     },

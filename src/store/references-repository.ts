@@ -17,6 +17,9 @@ export function createReferencesRepository(db: Queryable) {
       existing('SELECT id AS v FROM alert_channels WHERE account_id = $1 AND id = ANY($2::int[])', accountId, ids),
     snippets: (accountId: string, ids: number[]) =>
       existing('SELECT id AS v FROM snippets WHERE account_id = $1 AND id = ANY($2::int[])', accountId, ids),
+    /** Status page services, compared as text so that a malformed id is simply not found. */
+    statusPageServices: (accountId: string, ids: string[]) =>
+      existing('SELECT id::text AS v FROM status_page_services WHERE account_id = $1 AND id::text = ANY($2::text[])', accountId, ids.map((id) => id.toLowerCase())),
     privateLocationSlugs: (accountId: string, slugs: string[]) =>
       existing('SELECT slug_name AS v FROM private_locations WHERE account_id = $1 AND slug_name = ANY($2::text[])', accountId, slugs),
     /** Channels with `autoSubscribe`: every new check subscribes to them. */

@@ -18,6 +18,7 @@ import { createStatusPageServicesRepository } from './status-page-services-repos
 import { createStatusPageIncidentsRepository } from './status-page-incidents-repository.js';
 import { createVariablesRepository } from './variables-repository.js';
 import { createPublicContentVersionsRepository } from './public-content-versions-repository.js';
+import { createCheckOpenIncidentsRepository } from './check-open-incidents-repository.js';
 import { createCheckGroupsRepository } from './check-groups-repository.js';
 import { createChecksRepository } from './checks-repository.js';
 import type { Queryable } from './db.js';
@@ -55,6 +56,7 @@ export function repositories(q: Queryable) {
     statusPageServices: createStatusPageServicesRepository(q),
     statusPageIncidents: createStatusPageIncidentsRepository(q),
     publicContentVersions: createPublicContentVersionsRepository(q),
+    checkOpenIncidents: createCheckOpenIncidentsRepository(q),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

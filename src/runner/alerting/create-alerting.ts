@@ -21,6 +21,8 @@ import type { Repositories } from '../../store/repositories.js';
 import { systemClock, type AlertClock, type ClockTimer } from './alert-clock.js';
 import { createAlertDeliveries, type QueuedNotification } from './create-alert-deliveries.js';
 import { createParallelBatches } from './create-parallel-batches.js';
+import { automateIncident, type IncidentAutomationOutcome } from './automate-incident.js';
+import { incidentViews } from '../../service/status-page-incident-view.js';
 import { probeCertificate, type ProbedCertificate } from './probe-certificate.js';
 
 /** How alerting is set up; everything but store, bus and logger has a default (see alertingOptionsFromConfig). */
@@ -304,10 +306,29 @@ export function createAlerting(options: AlertingOptions): Alerting {
         }
       }
       await repos.alertStates.save(accountId, checkId, { state: transition.state, lastAlertId }, now);
-      return { state: transition.state, queued };
+      // Incident automation follows the alerts a run raises: a muted check raises none, so opens none.
+      const trigger = check.row.data.triggerIncident;
+      const incident = transition.alerts.length > 0 && !profile.muted && trigger
+        ? await automateIncident(repos, { accountId, checkId, checkName: check.row.name, trigger, alerts: transition.alerts, now })
+        : null;
+      return { state: transition.state, queued, incident };
     });
     deliveries.dispatch(outcome.queued);
+    if (outcome.incident) await announceIncident(accountId, checkId, outcome.incident);
     scheduleReminder(accountId, checkId, outcome.state, profile.settings);
+  }
+
+  /** Logs what incident automation did and tells public pages and subscriptions, after commit. */
+  async function announceIncident(accountId: string, checkId: string, outcome: IncidentAutomationOutcome): Promise<void> {
+    if (outcome.kind === 'service-missing') {
+      logger.warn({ accountId, checkId, serviceId: outcome.serviceId }, 'incident automation: the status page service of triggerIncident no longer exists; no incident opened');
+      return;
+    }
+    logger.info({ accountId, checkId, incidentId: outcome.incidentId, step: outcome.step }, `incident automation: ${outcome.step === 'open' ? 'opened' : outcome.step === 'resolve' ? 'resolved' : 'updated'} an incident`);
+    const row = await store.statusPageIncidents.get(accountId, outcome.incidentId);
+    const incident = row ? (await incidentViews(store, [row]))[0]! : null;
+    await bus.publish({ type: 'incidentUpdated', accountId, incidentId: outcome.incidentId, incident });
+    await bus.publish({ type: 'publicContentChanged', accountId, version: outcome.version, subject: 'incident', subjectId: outcome.incidentId });
   }
 
   async function remind(accountId: string, checkId: string): Promise<void> {
