@@ -4,7 +4,7 @@ import { createApi } from './api/create-api.js';
 import { createGraphql } from './graphql/create-graphql.js';
 import { attachGraphqlSubscriptions } from './graphql/subscriptions/attach-graphql-subscriptions.js';
 import type { SubscriptionServer } from './graphql/subscriptions/create-subscription-server.js';
-import { subscriptionResolvers } from './graphql/subscriptions/subscription-resolvers.js';
+import { SUBSCRIPTION_RESOLVER_MODULES } from './graphql/subscriptions/subscription-resolver-modules.js';
 import { loadConfig, type Config } from './config.js';
 import { bootstrap, type BootstrapResult } from './service/bootstrap.js';
 import { createCheckGroupService } from './service/check-group-service.js';
@@ -14,13 +14,23 @@ import type { EventBus } from './events/event-bus.js';
 import { createMemoryEventBus } from './events/create-memory-event-bus.js';
 import { createRedisEventBus } from './events/create-redis-event-bus.js';
 import { alertingOptionsFromConfig, createAlerting } from './runner/alerting/create-alerting.js';
+import { createSubscriberNotifier } from './runner/subscriber-notifications/create-subscriber-notifier.js';
 import { createRunner, type Runner } from './runner/create-runner.js';
+import { createMaintenancePauses } from './runner/create-maintenance-pauses.js';
 import { createExecutors } from './runner/create-executors.js';
 import { createRunRecorder } from './service/record-run.js';
 import { createResultRetention } from './service/result-retention.js';
 import { createTestSessionService } from './service/test-session-service.js';
 import { createClientCertificateService } from './service/client-certificate-service.js';
 import { createStatusPageIncidentService } from './service/status-page-incident-service.js';
+import { createMaintenanceWindowService } from './service/maintenance-window-service.js';
+import { createMaintenanceClock } from './runner/maintenance-clock.js';
+import { createStatusPagesService } from './service/status-pages-service.js';
+import { createStatusPageSubscriptionService } from './service/status-page-subscription-service.js';
+import { smtpSendMails } from './service/status-page-subscription-mailer.js';
+import { createDashboardService } from './service/dashboard-service.js';
+import { createDashboardPageService } from './service/dashboard-page-service.js';
+import { createPublicStatusPageService } from './service/public-status-page-service.js';
 import { createGroupTriggerService } from './service/group-trigger-service.js';
 
 /** A running (or ready-to-listen) Lookout: the REST API over a store. */
@@ -59,9 +69,12 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     const boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
     const bus = config.redisUrl ? await createRedisEventBus({ url: config.redisUrl, logger }) : createMemoryEventBus({ logger });
     const recorder = createRunRecorder({ store, bus, logger });
+    // Maintenance in progress pauses checks: the scheduler asks this snapshot before each run.
+    const pauses = createMaintenancePauses({ store, bus, logger });
     const runner = createRunner({
       store,
       logger,
+      isPaused: (check) => pauses.isPaused(check),
       record: (input) => recorder.record(input),
       executors: createExecutors(config),
       concurrency: config.runnerConcurrency,
@@ -80,13 +93,26 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       groupTriggers: createGroupTriggerService({ store, runner, logger, publicUrl: config.publicUrl }),
       clientCertificates: createClientCertificateService({ store }),
       statusPageIncidents: createStatusPageIncidentService({ store, bus, logger }),
+      maintenanceWindows: createMaintenanceWindowService({ store, bus, logger }),
+      statusPages: createStatusPagesService({ store, bus, logger }),
+      statusPageSubscriptions: createStatusPageSubscriptionService({
+        store, bus, logger, publicUrl: config.publicUrl, timeoutMs: config.alertTimeoutMs,
+        sendMails: config.smtpUrl ? smtpSendMails({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, timeoutMs: config.alertTimeoutMs }) : undefined,
+      }),
+      dashboards: createDashboardService({ store, bus, logger, publicUrl: config.publicUrl }),
+      dashboardPages: createDashboardPageService({ store }),
+      publicStatusPages: createPublicStatusPageService({ store }),
     };
     const app = await createApi({ context, logger });
-    const graphql = await createGraphql({ app, config, logger, resolvers: [{ Subscription: subscriptionResolvers as Record<string, unknown> }] });
+    const graphql = await createGraphql({ app, config, logger, resolvers: SUBSCRIPTION_RESOLVER_MODULES });
     const graphqlSubscriptions = attachGraphqlSubscriptions({ app, schema: graphql.schema, bus, config, logger, contextFromHeaders: graphql.contextFromHeaders });
     let retention: { close(): Promise<void> } | undefined;
     // Alerting judges every FINAL result once: it runs only in the process that runs the schedule.
     let alerting: { close(): Promise<void> } | undefined;
+    // Moves maintenances on time; safe in several processes (each move is claimed once), kept beside alerting.
+    let maintenanceClock: { close(): Promise<void> } | undefined;
+    // Delivers incident and maintenance updates to status page subscribers; several processes share the work (claims and leases).
+    let subscriberNotifier: { close(): Promise<void> } | undefined;
     let closed = false;
     return {
       app,
@@ -104,7 +130,15 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
           await a.resume();
           alerting = a;
           retention = createResultRetention({ store, days: config.resultRetentionDays, logger });
+          maintenanceClock = createMaintenanceClock({ store, bus, logger });
+          const n = createSubscriberNotifier({
+            store, bus, logger, publicUrl: config.publicUrl, retryDelaysMs: config.alertRetryDelaysSeconds.map((s) => s * 1000), timeoutMs: config.alertTimeoutMs,
+            sendMails: config.smtpUrl ? smtpSendMails({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, timeoutMs: config.alertTimeoutMs }) : undefined,
+          });
+          await n.resume();
+          subscriberNotifier = n;
         }
+        if (config.runnerEnabled) await pauses.start();
         await runner.start();
         return url;
       },
@@ -114,8 +148,11 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         // Stop taking requests, then stop planning runs and let the ones in flight finish.
         await app.close();
         await runner.close();
+        await pauses.close();
         await testSessions.close();
         await alerting?.close();
+        await maintenanceClock?.close();
+        await subscriberNotifier?.close();
         await retention?.close();
         await bus.close();
         await store.close();

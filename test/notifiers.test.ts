@@ -1,6 +1,3 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertTitle, type AlertMessage } from '../src/domain/alert-message.js';
 import type { AlertType } from '../src/domain/alert-state.js';
@@ -16,6 +13,7 @@ import { notifySlackApp } from '../src/runner/notifiers/notify-slack-app.js';
 import { notifySms } from '../src/runner/notifiers/notify-sms.js';
 import { notifyWebhook } from '../src/runner/notifiers/notify-webhook.js';
 import { startHttpReceiver, type HttpReceiver } from './support/http-receiver.js';
+import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './support/smtp-receiver.js';
 
 const CHECK_ID = '6f1b1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4';
 
@@ -217,38 +215,16 @@ describe('alert notifiers', () => {
   });
 
   describe('EMAIL', () => {
-    let smtp: SMTPServer;
+    let smtp: SmtpReceiver;
     let smtpUrl: string;
-    const mails: { from: string; to: string[]; raw: string }[] = [];
+    let mails: ReceivedMail[] = [];
 
     beforeAll(async () => {
-      smtp = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ['STARTTLS'],
-        onRcptTo(address, _session, callback) {
-          if (address.address.endsWith('@rejected.test')) return callback(Object.assign(new Error('no such user'), { responseCode: 550 }));
-          callback();
-        },
-        onData(stream, session, callback) {
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            mails.push({
-              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-              to: session.envelope.rcptTo.map((r) => r.address),
-              raw: Buffer.concat(chunks).toString('utf8'),
-            });
-            callback();
-          });
-        },
-      });
-      smtp.listen(0, '127.0.0.1');
-      await once(smtp.server, 'listening');
-      smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+      smtp = await startSmtpReceiver();
+      smtpUrl = smtp.url;
+      mails = smtp.mails;
     });
-    afterAll(async () => {
-      if (smtp) await new Promise<void>((resolve) => smtp.close(() => resolve()));
-    });
+    afterAll(async () => smtp?.close());
 
     it('sends the alert through the SMTP server with its title as subject and its facts as body', async () => {
       const plain = alert('ALERT_FAILURE', { title: 'Shop home page has failed' });

@@ -79,6 +79,7 @@ describe.each(BACKENDS)('the shared input rules of the REST API ($name)', (backe
       if (path.startsWith('/v1/variables')) return 'FIXTURE';
       if (name === 'accountId') return s.a.accountId;
       if (name === 'file') return 'final.png';
+      if (path.startsWith('/v1/maintenance-windows') && name === 'id') return '1';
       if (name === 'checkId' || path.startsWith('/v1/checks')) return ids.check!;
       return randomUUID();
     });

@@ -8,8 +8,14 @@ import type { Runner } from '../runner/create-runner.js';
 import type { TestSessionService } from '../service/test-session-service.js';
 import type { ClientCertificateService } from '../service/client-certificate-service.js';
 import type { StatusPageIncidentService } from '../service/status-page-incident-service.js';
+import type { MaintenanceWindowService } from '../service/maintenance-window-service.js';
+import type { StatusPagesService } from '../service/status-pages-service.js';
+import type { StatusPageSubscriptionService } from '../service/status-page-subscription-service.js';
+import type { DashboardService } from '../service/dashboard-service.js';
+import type { DashboardPageService } from '../service/dashboard-page-service.js';
 import type { GroupTriggerService } from '../service/group-trigger-service.js';
 import type { Store } from '../store/create-store.js';
+import type { PublicStatusPageService } from '../service/public-status-page-service.js';
 
 /** The Fastify instance routes are registered on, typed by TypeBox schemas. */
 export type Api = FastifyInstance<
@@ -32,6 +38,12 @@ export interface ApiContext {
   groupTriggers: GroupTriggerService;
   clientCertificates: ClientCertificateService;
   statusPageIncidents: StatusPageIncidentService;
+  maintenanceWindows: MaintenanceWindowService;
+  statusPages: StatusPagesService;
+  statusPageSubscriptions: StatusPageSubscriptionService;
+  dashboards: DashboardService;
+  dashboardPages: DashboardPageService;
+  publicStatusPages: PublicStatusPageService;
 }
 
 declare module 'fastify' {

@@ -28,7 +28,7 @@ export function eventsRoutes(app: Api, { bus }: ApiContext): void {
       summary: "Stream the caller's account events (Server-Sent Events)",
       response: responses({ 200: nonJson('Server-Sent Events, one per account event', ['text/event-stream']) }),
       description: 'One SSE message per event: `event` is its type (checkResultCreated, checkStatusChanged, alertNotified, '
-        + 'testSessionUpdated), `data` the event as JSON, `id` a sequence number of the stream. types (comma-separated) '
+        + 'testSessionUpdated, incidentUpdated, maintenanceUpdated, publicContentChanged), `data` the event as JSON, `id` a sequence number of the stream. types (comma-separated) '
         + `narrows the types. A comment arrives at once when the stream is live and every ${EVENT_STREAM_HEARTBEAT_SECONDS} s after. `
         + 'Delivery is at-most-once: reconnecting streams do not replay. A client that falls more than 4 MiB behind is disconnected.',
       querystring: EventStreamQuery,

@@ -20,8 +20,15 @@ import { runsRoutes } from './runs-routes.js';
 import { checkGroupTriggersRoutes } from './check-group-triggers-routes.js';
 import { clientCertificatesRoutes } from './client-certificates-routes.js';
 import { statusPageIncidentsRoutes } from './status-page-incidents-routes.js';
+import { maintenanceWindowsRoutes } from './maintenance-windows-routes.js';
+import { statusPagesRoutes } from './status-pages-routes.js';
+import { statusPageSubscriptionsRoutes } from './status-page-subscriptions-routes.js';
+import { subscriberDeliveriesRoutes } from './subscriber-deliveries-routes.js';
+import { dashboardsRoutes } from './dashboards-routes.js';
+import { publicDashboardsRoutes } from './public-dashboards-routes.js';
 import { testSessionsRoutes } from './test-sessions-routes.js';
 import { eventsRoutes } from './events-routes.js';
+import { publicStatusPagesRoutes } from './public-status-pages-routes.js';
 
 /** Every REST route module, registered in this order. */
 export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
@@ -45,7 +52,14 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   checkGroupTriggersRoutes,
   clientCertificatesRoutes,
   statusPageIncidentsRoutes,
+  maintenanceWindowsRoutes,
+  statusPagesRoutes,
+  statusPageSubscriptionsRoutes,
+  subscriberDeliveriesRoutes,
+  dashboardsRoutes,
+  publicDashboardsRoutes,
   runAssetsRoutes,
   testSessionsRoutes,
   eventsRoutes,
+  publicStatusPagesRoutes,
 ];

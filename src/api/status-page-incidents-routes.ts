@@ -12,7 +12,8 @@ const CURSOR = 'Cursor pagination: `limit` (1–100, default 20) and the `nextId
 const SERVICES_400 = 'Every service must be one of the account\'s, listed once: else 400 naming `services.N.id`, nothing written.';
 const PROGRESS = '`lastUpdateStatus` and `duration` are computed from all the incident\'s updates (a sent value is ignored): '
   + 'duration runs from the first update to the RESOLVED update that closed it, a re-opening and a new RESOLVED extend it, a further RESOLVED does not.';
-const NOTIFY = '`notifySubscribers` (default false) is stored only: delivery to status page subscribers is not built yet.';
+const NOTIFY = '`notifySubscribers` (default false): when true on an update as first posted (never on an edit), every verified subscriber '
+  + 'of every page showing an affected service gets it once (email or signed webhook, retried; see /v1/status-pages/subscriber-deliveries).';
 const STATUS = '`status` is INVESTIGATING, IDENTIFIED, MONITORING or RESOLVED, any move allowed (re-opening too); absent or null keeps the status before it.';
 
 /** `/v1/status-pages/services` and `/v1/status-pages/incidents` with their updates. */
@@ -49,8 +50,8 @@ export function statusPageIncidentsRoutes(app: Api, { statusPageIncidents: spi }
   app.delete('/v1/status-pages/services/:serviceId', {
     schema: {
       operationId: 'deleteStatusPageService', tags: serviceTags, summary: 'Delete a status page service',
-      description: 'Refused with 409 naming the incidents while any incident lists the service (an incident keeps at least one service): '
-        + 'remove it from those incidents or delete them first.',
+      description: 'Refused with 409 while any incident lists the service (an incident keeps at least one service; `attributes.incidentIds`) '
+        + 'or a status page card shows it (`attributes.statusPageIds`): remove it from those first. Maintenance windows simply lose it.',
       params: ServiceParams, response: responses({ 204: NO_CONTENT }, 409),
     },
   }, async (req, reply) => {

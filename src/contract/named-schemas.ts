@@ -13,6 +13,11 @@ import { ref, toResponseShape, type JsonSchema } from './response-shape.js';
 import { RESULT_VIEW_SCHEMAS } from './result-views.js';
 import { Snippet } from './snippet-views.js';
 import { STATUS_PAGE_INCIDENT_VIEW_SCHEMAS } from './status-page-incident-views.js';
+import { MAINTENANCE_WINDOW_LISTS, MAINTENANCE_WINDOW_VIEW_SCHEMAS } from './maintenance-window-views.js';
+import { DASHBOARD_VIEW_SCHEMAS } from './dashboard-views.js';
+import { STATUS_PAGE_VIEW_SCHEMAS } from './status-page-views.js';
+import { STATUS_PAGE_SUBSCRIPTION_VIEW_SCHEMAS } from './status-page-subscription-views.js';
+import { SUBSCRIBER_DELIVERY_VIEW_SCHEMAS } from './subscriber-delivery-views.js';
 import { TEST_SESSION_VIEW_SCHEMAS } from './test-session-views.js';
 import { TRIGGER_VIEW_SCHEMAS } from './trigger-views.js';
 import { Variable } from './variable-views.js';
@@ -58,6 +63,12 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   ...TRIGGER_VIEW_SCHEMAS,
   ...TRIGGER_AND_CERTIFICATE_SCHEMAS,
   ...STATUS_PAGE_INCIDENT_VIEW_SCHEMAS,
+  ...MAINTENANCE_WINDOW_VIEW_SCHEMAS,
+  ...MAINTENANCE_WINDOW_LISTS,
+  ...DASHBOARD_VIEW_SCHEMAS,
+  ...STATUS_PAGE_VIEW_SCHEMAS,
+  ...STATUS_PAGE_SUBSCRIPTION_VIEW_SCHEMAS,
+  ...SUBSCRIBER_DELIVERY_VIEW_SCHEMAS,
   listOf('Check', `Checks${PAGE}`),
   listOf('CheckGroup', `Check groups${PAGE}`),
   listOf('Account', "The caller's account, as a one-element array"),
@@ -79,4 +90,6 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   listOf('HeartbeatPing', `Pings, newest first${PAGE}`),
   listOf('ClientCertificate', `Client certificates, oldest first${PAGE}`),
   listOf('StatusPageIncidentUpdate', 'The 100 latest updates of an incident, newest first (unpaginated)'),
+  listOf('Dashboard', `Dashboards, oldest first${PAGE}`),
+  listOf('StatusPageSubscription', 'Every subscriber of a status page, oldest first (unpaginated)'),
 ];

@@ -1,7 +1,9 @@
 import type { LookoutEvent, LookoutEventType } from '../events/lookout-event.js';
 
 /** Every event type the service publishes, as `types=` of the event stream accepts them. */
-export const LOOKOUT_EVENT_TYPES = ['checkResultCreated', 'checkStatusChanged', 'alertNotified', 'testSessionUpdated'] as const satisfies readonly LookoutEventType[];
+export const LOOKOUT_EVENT_TYPES = [
+  'checkResultCreated', 'checkStatusChanged', 'alertNotified', 'testSessionUpdated', 'incidentUpdated', 'maintenanceUpdated', 'publicContentChanged',
+] as const satisfies readonly LookoutEventType[];
 
 /** Seconds between heartbeat comments of an idle event stream (proxies drop silent connections). */
 export const EVENT_STREAM_HEARTBEAT_SECONDS = 15;

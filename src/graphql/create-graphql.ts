@@ -31,6 +31,14 @@ import { alertNotificationResolvers } from './resolvers/alert-notification-resol
 import { groupMutationResolvers } from './resolvers/group-mutation-resolvers.js';
 import { privateLocationNodeTypes, privateLocationResolvers } from './resolvers/private-location-resolvers.js';
 import { snippetNodeTypes, snippetResolvers } from './resolvers/snippet-resolvers.js';
+import { statusPageIncidentNodeTypes, statusPageIncidentResolvers } from './resolvers/status-page-incident-resolvers.js';
+import { statusPageIncidentMutationResolvers } from './resolvers/status-page-incident-mutation-resolvers.js';
+import { statusPageNodeTypes, statusPageResolvers } from './resolvers/status-page-resolvers.js';
+import { statusPageMutationResolvers } from './resolvers/status-page-mutation-resolvers.js';
+import { maintenanceNodeTypes, maintenanceResolvers } from './resolvers/maintenance-resolvers.js';
+import { maintenanceMutationResolvers } from './resolvers/maintenance-mutation-resolvers.js';
+import { dashboardNodeTypes, dashboardResolvers } from './resolvers/dashboard-resolvers.js';
+import { dashboardMutationResolvers } from './resolvers/dashboard-mutation-resolvers.js';
 import { variableResolvers } from './resolvers/variable-resolvers.js';
 import { checkRunDataResolvers } from './resolvers/check-run-data-resolvers.js';
 import { errorGroupNodeTypes, errorGroupResolvers } from './resolvers/error-group-resolvers.js';
@@ -50,7 +58,8 @@ const APQ_CACHE_CHARS = 8 * 1024 * 1024;
 
 /** Types `node(id)` can refetch, from every resolver module. */
 export const NODE_TYPES: NodeType[] = [...coreNodeTypes, ...alertChannelNodeTypes, ...snippetNodeTypes, ...privateLocationNodeTypes,
-  ...resultNodeTypes, ...errorGroupNodeTypes, ...testSessionNodeTypes];
+  ...resultNodeTypes, ...errorGroupNodeTypes, ...testSessionNodeTypes, ...statusPageIncidentNodeTypes,
+  ...statusPageNodeTypes, ...maintenanceNodeTypes, ...dashboardNodeTypes];
 
 /** Resolvers of the HTTP part of the graph (queries and mutations). */
 export const CORE_RESOLVERS = [
@@ -58,6 +67,9 @@ export const CORE_RESOLVERS = [
   alertChannelResolvers, alertChannelMutationResolvers, alertNotificationResolvers, groupMutationResolvers,
   variableResolvers, snippetResolvers, privateLocationResolvers,
   resultResolvers, checkRunDataResolvers, errorGroupResolvers, testSessionResolvers, runCheckResolvers,
+  statusPageIncidentResolvers, statusPageIncidentMutationResolvers,
+  statusPageResolvers, statusPageMutationResolvers, maintenanceResolvers, maintenanceMutationResolvers,
+  dashboardResolvers, dashboardMutationResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];

@@ -6,6 +6,10 @@ import type { RestCheck, RestCheckGroup } from './rest-types.js';
 import { createResultLoaders } from './result-loaders.js';
 import type { RestErrorGroup } from './rest-result-types.js';
 import type { RestAlertChannel, RestPrivateLocation, RestSnippet } from './rest-config-types.js';
+import { createStatusPageIncidentLoaders, type StatusPageIncidentLoaders } from './status-page-incident-loaders.js';
+import { createStatusPageLoaders, type StatusPageLoaders } from './status-page-loaders.js';
+import { createMaintenanceLoaders, type MaintenanceLoaders } from './maintenance-loaders.js';
+import { createDashboardLoaders, type DashboardLoaders } from './dashboard-loaders.js';
 
 /** Per-operation loaders: each key is fetched at most once, and keys asked for together share one REST call. */
 export interface Loaders {
@@ -23,6 +27,14 @@ export interface Loaders {
   snippetById: DataLoader<number, RestSnippet | null>;
   /** Private locations by slug, from one call of the unpaginated list; null when the account has none with that slug. */
   privateLocationBySlug: DataLoader<string, RestPrivateLocation | null>;
+  /** Status page services, incidents and incident updates (status-page-incident-loaders.ts). */
+  statusPageIncidents: StatusPageIncidentLoaders;
+  /** Status pages, their subscribers and the account's checks (status-page-loaders.ts). */
+  statusPages: StatusPageLoaders;
+  /** Maintenance windows, maintenances and their updates (maintenance-loaders.ts). */
+  maintenances: MaintenanceLoaders;
+  /** Dashboards (dashboard-loaders.ts). */
+  dashboards: DashboardLoaders;
 }
 
 type Keyed = { id: string | number };
@@ -97,6 +109,10 @@ export function createLoaders(rest: RestSession): Loaders {
       { maxBatchSize: 100 },
     ),
     privateLocationBySlug: privateLocationsBySlug(rest),
+    statusPageIncidents: createStatusPageIncidentLoaders(rest),
+    statusPages: createStatusPageLoaders(rest),
+    maintenances: createMaintenanceLoaders(rest),
+    dashboards: createDashboardLoaders(rest),
   };
 }
 

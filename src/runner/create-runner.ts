@@ -26,6 +26,8 @@ export interface RunnerOptions {
   schedule?: boolean;
   refreshMs?: number;
   onStartDelay?: (delayMs: number) => void;
+  /** Whether maintenance in progress pauses the check: its scheduled runs (and heartbeat deadlines) are skipped. */
+  isPaused?: (check: RunnableCheck) => boolean;
 }
 
 /** Lanes of a check: its data-center locations, then its private locations. */
@@ -97,6 +99,7 @@ export function createRunner(options: RunnerOptions) {
   }
 
   async function runScheduled(job: ScheduledRun): Promise<void> {
+    if (options.isPaused?.(toRunnable(job.row))) return;
     if (job.row.check_type === 'HEARTBEAT') return evaluateHeartbeat(job.row, job.plannedMs);
     const check = toRunnable(job.row);
     const { all } = lanes(check);

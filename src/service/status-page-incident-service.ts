@@ -8,15 +8,15 @@ import type {
 } from '../contract/status-page-incident-schemas.js';
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/event-bus.js';
-import type { PublicContentChangedEvent } from '../events/lookout-event.js';
 import type { Store } from '../store/create-store.js';
 import { LATEST_UPDATES, incidentViews, toIncidentUpdateView, toServiceView } from './status-page-incident-view.js';
+import { createPublicWrite } from './status-page-public-write.js';
+import { recordIncidentProgress } from '../store/record-incident-progress.js';
+import { enqueueIncidentUpdateNotifications } from '../store/enqueue-subscriber-notification.js';
+import type { Repositories } from '../store/repositories.js';
+import type { StatusPageIncidentUpdateRow } from '../store/status-page-incidents-repository.js';
 
 export { LATEST_UPDATES, toIncidentUpdateView, toServiceView };
-import { recordIncidentProgress } from '../store/record-incident-progress.js';
-import type { Repositories } from '../store/repositories.js';
-import type { StatusPageIncidentRow, StatusPageIncidentUpdateRow } from '../store/status-page-incidents-repository.js';
-import type { StatusPageServiceRow } from '../store/status-page-services-repository.js';
 
 /** Incidents a 409 on a service delete names at most. */
 const NAMED_USERS = 5;
@@ -60,34 +60,26 @@ const updateValues = (u: { description: string; status?: string | null; publicIn
  * in the transaction of each write of an update.
  */
 export function createStatusPageIncidentService({ store, bus, logger }: StatusPageIncidentServiceOptions) {
+  const write = createPublicWrite({ store, bus, logger });
+
   /**
-   * Runs a public write: `write` in a transaction that also moves the account's public content
-   * version on; after commit, tells public pages and subscriptions what changed.
+   * A public write (status-page-public-write.ts) of a service or an incident; for an incident, its
+   * REST view also goes out as `incidentUpdated` (null once deleted) for GraphQL subscriptions.
    */
-  async function publicWrite<T>(accountId: string, subject: 'service' | 'incident', write: (tx: Repositories) => Promise<T>, subjectId: (result: T) => string, incidentId?: (result: T) => string): Promise<T> {
-    const { result, version } = await store.transaction(async (tx) => {
-      const result = await write(tx);
-      return { result, version: await tx.publicContentVersions.bump(accountId) };
-    });
-    await publishChange(accountId, version, subject, subjectId(result), incidentId?.(result));
+  async function publicWrite<T>(accountId: string, subject: 'service' | 'incident', fn: (tx: Repositories) => Promise<T>, subjectId: (result: T) => string, incidentId?: (result: T) => string): Promise<T> {
+    const result = await write(accountId, fn, (r) => ({ subject, subjectId: subjectId(r) }));
+    if (incidentId && bus) {
+      const id = incidentId(result);
+      // The write has committed: a bus outage must not turn it into an error (see createPublicWrite).
+      await announceIncident(accountId, id).catch((err) => logger?.warn({ err, accountId, incidentId: id }, 'status pages: could not publish an incident change'));
+    }
     return result;
   }
 
-  async function publishChange(accountId: string, version: number, subject: PublicContentChangedEvent['subject'], subjectId: string, incidentId?: string): Promise<void> {
-    if (!bus) return;
-    // The write has committed: a bus outage must not turn it into an error. Pages stay right
-    // through the version counter; only live pushes are missed.
-    await announce(accountId, version, subject, subjectId, incidentId).catch((err) => logger?.warn({ err, accountId, subject, subjectId }, 'status pages: could not publish a change'));
-  }
-
-  async function announce(accountId: string, version: number, subject: PublicContentChangedEvent['subject'], subjectId: string, incidentId?: string): Promise<void> {
-    if (!bus) return;
-    if (incidentId) {
-      const row = await store.statusPageIncidents.get(accountId, incidentId);
-      const incident = row ? (await incidentViews(store, [row]))[0]! : null;
-      await bus.publish({ type: 'incidentUpdated', accountId, incidentId, incident });
-    }
-    await bus.publish({ type: 'publicContentChanged', accountId, version, subject, subjectId });
+  async function announceIncident(accountId: string, incidentId: string): Promise<void> {
+    const row = await store.statusPageIncidents.get(accountId, incidentId);
+    const incident = row ? (await incidentViews(store, [row]))[0]! : null;
+    await bus!.publish({ type: 'incidentUpdated', accountId, incidentId, incident });
   }
 
   return {
@@ -131,6 +123,11 @@ export function createStatusPageIncidentService({ store, bus, logger }: StatusPa
             throw new LookoutError('CONFLICT', `Service ${id} is used by incident${users.length > 1 ? 's' : ''} ${named}${users.length === NAMED_USERS ? ' and maybe more' : ''}: `
               + 'remove it from their services or delete them first', { attributes: { incidentIds: users.map((u) => u.id) } });
           }
+          const pages = await tx.statusPages.pagesShowingServices(accountId, [id], NAMED_USERS);
+          if (pages.length > 0) {
+            throw new LookoutError('CONFLICT', `Service ${id} is shown by status page${pages.length > 1 ? 's' : ''} ${pages.map((p) => `"${p.name}" (${p.id})`).join(', ')}`
+              + `${pages.length === NAMED_USERS ? ' and maybe more' : ''}: remove it from their cards first`, { attributes: { statusPageIds: pages.map((p) => p.id) } });
+          }
           await tx.statusPageServices.delete(accountId, id);
         }, () => id);
       },
@@ -159,8 +156,10 @@ export function createStatusPageIncidentService({ store, bus, logger }: StatusPa
           await tx.statusPageIncidents.insert(accountId, id, { name: body.name, severity: body.severity });
           await tx.statusPageIncidents.setServices(id, serviceIds);
           const now = new Date();
-          for (const update of body.incidentUpdates) await tx.statusPageIncidents.insertUpdate(accountId, id, randomUUID(), updateValues(update, now));
+          const posted: StatusPageIncidentUpdateRow[] = [];
+          for (const update of body.incidentUpdates) posted.push(await tx.statusPageIncidents.insertUpdate(accountId, id, randomUUID(), updateValues(update, now)));
           await recordIncidentProgress(tx, accountId, id, false);
+          await enqueueIncidentUpdateNotifications(tx, accountId, id, posted);
           return readIncident(tx, accountId, id);
         }, (v) => v.id, (v) => v.id);
       },
@@ -203,6 +202,7 @@ export function createStatusPageIncidentService({ store, bus, logger }: StatusPa
           assertValid(incidentUpdateStatusIssues(incident.last_update_status as IncidentStatus, [body.status]));
           const row = await tx.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), updateValues(body, new Date()));
           await recordIncidentProgress(tx, accountId, incidentId, true);
+          await enqueueIncidentUpdateNotifications(tx, accountId, incidentId, [row]);
           return toIncidentUpdateView(row);
         }, () => incidentId, () => incidentId);
       },

@@ -16,9 +16,20 @@ import { createCheckGroupTriggersRepository } from './check-group-triggers-repos
 import { createClientCertificatesRepository } from './client-certificates-repository.js';
 import { createStatusPageServicesRepository } from './status-page-services-repository.js';
 import { createStatusPageIncidentsRepository } from './status-page-incidents-repository.js';
+import { createStatusPagesRepository } from './status-pages-repository.js';
+import { createStatusPageSubscriptionsRepository } from './status-page-subscriptions-repository.js';
 import { createVariablesRepository } from './variables-repository.js';
+import { createMaintenanceWindowsRepository } from './maintenance-windows-repository.js';
+import { createMaintenanceOccurrencesRepository } from './maintenance-occurrences-repository.js';
+import { createMaintenanceUpdatesRepository } from './maintenance-updates-repository.js';
 import { createPublicContentVersionsRepository } from './public-content-versions-repository.js';
+import { createDashboardsRepository } from './dashboards-repository.js';
+import { createDashboardChecksRepository } from './dashboard-checks-repository.js';
 import { createCheckOpenIncidentsRepository } from './check-open-incidents-repository.js';
+import { createPublicPagesRepository } from './public-pages-repository.js';
+import { createSubscriberNotificationsRepository } from './subscriber-notifications-repository.js';
+import { createSubscriberDeliveriesRepository } from './subscriber-deliveries-repository.js';
+import { createActiveMaintenancesRepository } from './active-maintenances-repository.js';
 import { createCheckGroupsRepository } from './check-groups-repository.js';
 import { createChecksRepository } from './checks-repository.js';
 import type { Queryable } from './db.js';
@@ -55,8 +66,19 @@ export function repositories(q: Queryable) {
     clientCertificates: createClientCertificatesRepository(q),
     statusPageServices: createStatusPageServicesRepository(q),
     statusPageIncidents: createStatusPageIncidentsRepository(q),
+    statusPages: createStatusPagesRepository(q),
+    statusPageSubscriptions: createStatusPageSubscriptionsRepository(q),
     publicContentVersions: createPublicContentVersionsRepository(q),
+    maintenanceWindows: createMaintenanceWindowsRepository(q),
+    maintenanceOccurrences: createMaintenanceOccurrencesRepository(q),
+    maintenanceUpdates: createMaintenanceUpdatesRepository(q),
+    dashboards: createDashboardsRepository(q),
+    dashboardChecks: createDashboardChecksRepository(q),
     checkOpenIncidents: createCheckOpenIncidentsRepository(q),
+    publicPages: createPublicPagesRepository(q),
+    subscriberNotifications: createSubscriberNotificationsRepository(q),
+    subscriberDeliveries: createSubscriberDeliveriesRepository(q),
+    activeMaintenances: createActiveMaintenancesRepository(q),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

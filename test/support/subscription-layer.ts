@@ -8,7 +8,7 @@ import { createRestAuthenticator } from '../../src/graphql/subscriptions/create-
 import {
   createSubscriptionServer, type SubscriptionServer, type SubscriptionServerOptions,
 } from '../../src/graphql/subscriptions/create-subscription-server.js';
-import { subscriptionResolvers } from '../../src/graphql/subscriptions/subscription-resolvers.js';
+import { SUBSCRIPTION_RESOLVER_MODULES } from '../../src/graphql/subscriptions/subscription-resolver-modules.js';
 import type { TestServer } from './test-server.js';
 
 /** A graphql-ws server on a port of its own, apart from the service it serves. */
@@ -29,7 +29,7 @@ export async function startSubscriptionLayer(service: TestServer, options: Parti
   const server = createServer((_req, res) => res.writeHead(404).end());
   const subscriptions = createSubscriptionServer({
     server,
-    schema: buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, { Subscription: subscriptionResolvers as Record<string, unknown> }])),
+    schema: buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, ...SUBSCRIPTION_RESOLVER_MODULES])),
     eventSources: createRemoteEventSources(service.url),
     authenticate: createRestAuthenticator(service.url),
     logger: service.lookout.logger,

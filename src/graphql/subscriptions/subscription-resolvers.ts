@@ -12,7 +12,7 @@ export interface SubscriptionContext {
 }
 
 /** The account's events of one type that `accept` lets through, as an async iterator. */
-function eventsOf<T extends LookoutEventType>(ctx: SubscriptionContext, type: T, accept: (e: EventOf<T>) => boolean): AsyncIterableIterator<EventOf<T>> {
+export function eventsOf<T extends LookoutEventType>(ctx: SubscriptionContext, type: T, accept: (e: EventOf<T>) => boolean): AsyncIterableIterator<EventOf<T>> {
   let unsubscribe = () => {};
   const it = createPushIterator<EventOf<T>>(() => unsubscribe());
   // Subscribed before the iterator is handed out: no event published after `subscribe` resolves is missed.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AlertType } from '../../domain/alert-state.js';
 import { incidentAutomationStep, type IncidentTrigger } from '../../domain/incident-automation.js';
 import type { IncidentStatus } from '../../domain/incident-status-moves.js';
+import { enqueueIncidentUpdateNotifications } from '../../store/enqueue-subscriber-notification.js';
 import { recordIncidentProgress } from '../../store/record-incident-progress.js';
 import type { Repositories } from '../../store/repositories.js';
 
@@ -42,13 +43,15 @@ export async function automateIncident(repos: Repositories, input: IncidentAutom
     incidentId = randomUUID();
     await repos.statusPageIncidents.insert(accountId, incidentId, { name: step.name, severity: step.severity });
     await repos.statusPageIncidents.setServices(incidentId, [service.id]);
-    await repos.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), update(step.status, step.description));
+    const posted = await repos.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), update(step.status, step.description));
     await recordIncidentProgress(repos, accountId, incidentId, false);
+    await enqueueIncidentUpdateNotifications(repos, accountId, incidentId, [posted]);
     await repos.checkOpenIncidents.set(accountId, checkId, incidentId, now);
   } else {
     incidentId = incident!.id;
-    await repos.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), update(step.status, step.description));
+    const posted = await repos.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), update(step.status, step.description));
     await recordIncidentProgress(repos, accountId, incidentId, true);
+    await enqueueIncidentUpdateNotifications(repos, accountId, incidentId, [posted]);
     if (step.kind === 'resolve') await repos.checkOpenIncidents.clear(accountId, checkId);
   }
   return { kind: 'written', step: step.kind, incidentId, version: await repos.publicContentVersions.bump(accountId) };

@@ -23,6 +23,7 @@ import { createAlertDeliveries, type QueuedNotification } from './create-alert-d
 import { createParallelBatches } from './create-parallel-batches.js';
 import { automateIncident, type IncidentAutomationOutcome } from './automate-incident.js';
 import { incidentViews } from '../../service/status-page-incident-view.js';
+import { maintenanceEffects } from '../../domain/maintenance-effects.js';
 import { probeCertificate, type ProbedCertificate } from './probe-certificate.js';
 
 /** How alerting is set up; everything but store, bus and logger has a default (see alertingOptionsFromConfig). */
@@ -294,7 +295,11 @@ export function createAlerting(options: AlertingOptions): Alerting {
       const transition = nextAlertState(stored?.state ?? INITIAL_ALERT_STATE, finalRun, profile.settings, parallel);
       let lastAlertId = stored?.lastAlertId ?? null;
       const queued: QueuedNotification[] = [];
-      if (transition.alerts.length > 0 && !profile.muted) {
+      // Maintenance in progress silences the checks it covers as muting does: the state moves, no alert goes out.
+      const maintenance = transition.alerts.length > 0 && !profile.muted
+        ? maintenanceEffects(await repos.activeMaintenances.ofAccount(accountId, now), profile.tags)
+        : null;
+      if (transition.alerts.length > 0 && !profile.muted && !maintenance?.silenced) {
         const status = runStatus(finalRun, profile.settings, parallel);
         // The run the message tells about: a failed location for a failure, a degraded one for a degradation.
         const shown = runs.find((r) => (status === 'FAILING' ? r.hasFailures || r.hasErrors : status === 'DEGRADED' ? r.isDegraded : !(r.hasFailures || r.hasErrors))) ?? runs[0]!;
@@ -308,12 +313,13 @@ export function createAlerting(options: AlertingOptions): Alerting {
       await repos.alertStates.save(accountId, checkId, { state: transition.state, lastAlertId }, now);
       // Incident automation follows the alerts a run raises: a muted check raises none, so opens none.
       const trigger = check.row.data.triggerIncident;
-      const incident = transition.alerts.length > 0 && !profile.muted && trigger
+      const incident = transition.alerts.length > 0 && !profile.muted && trigger && !maintenance?.suppressAutoIncidents
         ? await automateIncident(repos, { accountId, checkId, checkName: check.row.name, trigger, alerts: transition.alerts, now })
         : null;
-      return { state: transition.state, queued, incident };
+      return { state: transition.state, queued, incident, silencedBy: maintenance?.silenced ? maintenance.windowIds : null };
     });
     deliveries.dispatch(outcome.queued);
+    if (outcome.silencedBy) logger.info({ accountId, checkId, maintenanceWindowIds: outcome.silencedBy }, 'alerting: alerts of a check silenced by maintenance in progress');
     if (outcome.incident) await announceIncident(accountId, checkId, outcome.incident);
     scheduleReminder(accountId, checkId, outcome.state, profile.settings);
   }

@@ -1,0 +1,126 @@
+import DataLoader from 'dataloader';
+import { RestError } from './errors.js';
+import { getOrNull } from './get-or-null.js';
+import { isIntegerId, isUuid } from './global-id.js';
+import type { RestSession } from './rest-client.js';
+import { walkOffsetList } from './status-page-list-walks.js';
+import type { RestMaintenance, RestMaintenanceUpdate, RestMaintenanceWindow } from './maintenance-types.js';
+
+/** Largest pages the REST lists serve: windows, a window's maintenances, a maintenance's updates. */
+const WINDOW_PAGE = 100;
+const MAINTENANCE_PAGE = 50;
+const UPDATE_PAGE = 100;
+
+/** Which of a window's maintenances to read: those ending after `endsAfter` and starting before `startsBefore`, when given. */
+export interface MaintenanceBounds {
+  endsAfter?: string | null;
+  startsBefore?: string | null;
+}
+
+/** Per-operation loaders of maintenance windows, their maintenances and the maintenances' updates. */
+export interface MaintenanceLoaders {
+  /** Windows by REST id; null when unknown or of another account. */
+  windowById: DataLoader<number, RestMaintenanceWindow | null>;
+  /** Every window of the account, by id: the whole offset list, read once per operation. */
+  allWindows(): Promise<RestMaintenanceWindow[]>;
+  /** Maintenances by `windowId:maintenanceId`; null when unknown or of another account. */
+  maintenanceByKey: DataLoader<string, RestMaintenance | null>;
+  /** A window's maintenances within `bounds`, by start (empty when the window is unknown); each window and bounds read once. */
+  maintenancesOf(windowId: number, bounds: MaintenanceBounds): Promise<RestMaintenance[]>;
+  /** Updates by `windowId:maintenanceId:updateId`; null when unknown or of another account. */
+  updateByKey: DataLoader<string, RestMaintenanceUpdate | null>;
+  /** A maintenance's updates by `windowId:maintenanceId`, newest first (empty when unknown); each read once. */
+  updatesOf: DataLoader<string, RestMaintenanceUpdate[]>;
+  /** Forgets everything read so far: a write may have changed any of it. */
+  clearAll(): void;
+}
+
+const lower = (key: string) => key.toLowerCase();
+const windowsPath = '/v1/maintenance-windows';
+
+/** An offset list walked whole, or empty when its parent is unknown or another account's (404). */
+async function walkOrEmpty<T>(rest: RestSession, path: string, limit: number, query: Record<string, string | undefined> = {}): Promise<T[]> {
+  try {
+    return await walkOffsetList<T>(rest, path, limit, query);
+  } catch (err) {
+    if (err instanceof RestError && err.status === 404) return [];
+    throw err;
+  }
+}
+
+/**
+ * Loaders over routes without an `ids=` filter. One window by id is one GET; several are found in
+ * one walk of the window list (one call per 100 windows), which also serves every service and page
+ * asking which windows name it. A window's maintenances are read once per operation for each bounds
+ * (one call per 50), a maintenance's updates once (one call per 100); both prime the by-id loaders,
+ * so walking back from an update to its maintenance, or from a maintenance to its window, is free.
+ */
+export function createMaintenanceLoaders(rest: RestSession): MaintenanceLoaders {
+  let windows: Promise<RestMaintenanceWindow[]> | undefined;
+
+  const allWindows = () => {
+    windows ??= walkOffsetList<RestMaintenanceWindow>(rest, windowsPath, WINDOW_PAGE).then((all) => {
+      for (const w of all) windowById.prime(w.id, w);
+      return all;
+    });
+    return windows;
+  };
+
+  const windowById = new DataLoader<number, RestMaintenanceWindow | null>(async (keys) => {
+    const wanted = keys.filter((k) => isIntegerId(String(k)));
+    if (wanted.length === 0) return keys.map(() => null);
+    if (wanted.length === 1 && !windows) {
+      const one = await getOrNull<RestMaintenanceWindow>(rest, `${windowsPath}/${wanted[0]}`);
+      return keys.map((k) => (one && one.id === k ? one : null));
+    }
+    const byId = new Map((await allWindows()).map((w) => [w.id, w]));
+    return keys.map((k) => byId.get(k) ?? null);
+  }, { maxBatchSize: 100 });
+
+  const maintenanceByKey = new DataLoader<string, RestMaintenance | null>((keys) => Promise.all(keys.map((key) => {
+    const [windowId, maintenanceId] = key.split(':');
+    if (!windowId || !maintenanceId || !isIntegerId(windowId) || !isUuid(maintenanceId)) return null;
+    return getOrNull<RestMaintenance>(rest, `${windowsPath}/${windowId}/maintenances/${maintenanceId}`);
+  })), { cacheKeyFn: lower });
+
+  const maintenanceLists = new DataLoader<string, RestMaintenance[]>((keys) => Promise.all(keys.map(async (key) => {
+    const [windowId, endsAfter, startsBefore] = JSON.parse(key) as [number, string | null, string | null];
+    const all = await walkOrEmpty<RestMaintenance>(rest, `${windowsPath}/${windowId}/maintenances`, MAINTENANCE_PAGE, {
+      'endsAt[gt]': endsAfter ?? undefined,
+      'startsAt[lt]': startsBefore ?? undefined,
+    });
+    for (const m of all) maintenanceByKey.prime(lower(`${m.maintenanceWindowId}:${m.id}`), m);
+    return all;
+  })));
+
+  const updateByKey = new DataLoader<string, RestMaintenanceUpdate | null>((keys) => Promise.all(keys.map((key) => {
+    const [windowId, maintenanceId, updateId] = key.split(':');
+    if (!windowId || !maintenanceId || !updateId || !isIntegerId(windowId) || !isUuid(maintenanceId) || !isUuid(updateId)) return null;
+    return getOrNull<RestMaintenanceUpdate>(rest, `${windowsPath}/${windowId}/maintenances/${maintenanceId}/updates/${updateId}`);
+  })), { cacheKeyFn: lower });
+
+  const updatesOf = new DataLoader<string, RestMaintenanceUpdate[]>((keys) => Promise.all(keys.map(async (key) => {
+    const [windowId, maintenanceId] = key.split(':');
+    if (!windowId || !maintenanceId || !isIntegerId(windowId) || !isUuid(maintenanceId)) return [];
+    const all = await walkOrEmpty<RestMaintenanceUpdate>(rest, `${windowsPath}/${windowId}/maintenances/${maintenanceId}/updates`, UPDATE_PAGE);
+    for (const u of all) updateByKey.prime(lower(`${u.maintenanceWindowId}:${u.maintenanceId}:${u.id}`), u);
+    return all;
+  })), { cacheKeyFn: lower });
+
+  return {
+    windowById,
+    allWindows,
+    maintenanceByKey,
+    maintenancesOf: (windowId, { endsAfter, startsBefore }) => maintenanceLists.load(JSON.stringify([windowId, endsAfter ?? null, startsBefore ?? null])),
+    updateByKey,
+    updatesOf,
+    clearAll() {
+      windows = undefined;
+      windowById.clearAll();
+      maintenanceByKey.clearAll();
+      maintenanceLists.clearAll();
+      updateByKey.clearAll();
+      updatesOf.clearAll();
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import { isPageSession, pageSessionToken } from '../domain/page-session.js';
+import type { IncidentStatus } from '../domain/incident-status-moves.js';
+import { publicStatusPage, type PublicIncident, type PublicMaintenance, type PublicPageModel } from '../domain/public-status-page.js';
+import type { IncidentSeverity, MaintenanceStatus } from '../domain/service-state.js';
+import type { Store } from '../store/create-store.js';
+import type { StatusPageRow } from '../store/status-pages-repository.js';
+import { incidentViews } from './status-page-incident-view.js';
+
+const DAY_MS = 86_400_000;
+/** Incidents a page loads at most (open ones and those of the bars' range). */
+const MAX_INCIDENTS = 500;
+/** Maintenances a page loads at most. */
+const MAX_MAINTENANCES = 200;
+/** Pages whose state is kept in memory at most. */
+const MAX_CACHED_PAGES = 1000;
+
+/** A public page found for a visitor, with the account's public content version it was read at. */
+export interface FoundPage {
+  page: StatusPageRow;
+  version: number;
+  /** Memoised per version and minute: the model, and anything rendered from it. */
+  memo<T>(key: string, build: () => Promise<T> | T): Promise<T>;
+}
+
+export interface PublicStatusPageServiceOptions {
+  store: Store;
+  /** Uptime bars per service (default 90). */
+  days?: number;
+  now?: () => Date;
+}
+
+interface Entry {
+  page: StatusPageRow;
+  version: number;
+  minute: number;
+  values: Map<string, Promise<unknown>>;
+}
+
+/**
+ * What public status pages read. Each request costs one small query (the account's public content
+ * version) once a page is in memory; the model and everything rendered from it are rebuilt only
+ * when that version moves (a write in any process) or the minute changes (bars and open incidents
+ * grow with time). Reading the version before the data means a page is never older than its version.
+ */
+export function createPublicStatusPageService(options: PublicStatusPageServiceOptions) {
+  const { store } = options;
+  const days = options.days ?? 90;
+  const now = options.now ?? (() => new Date());
+  const entries = new Map<string, Entry>();
+  const lookups = new Map<string, Promise<Entry | null>>();
+
+  function remember(key: string, entry: Entry): void {
+    entries.delete(key);
+    entries.set(key, entry);
+    if (entries.size > MAX_CACHED_PAGES) entries.delete(entries.keys().next().value!);
+  }
+
+  /**
+   * The entry for `key` at the current version and minute. Concurrent requests that find the cache
+   * stale share one look-up, and an entry another request stored meanwhile is reused, so a new
+   * version is built once, not once per request in flight.
+   */
+  async function current(key: string, lookup: () => Promise<StatusPageRow | undefined>): Promise<Entry | null> {
+    const minute = Math.floor(now().getTime() / 60_000);
+    const cached = entries.get(key);
+    if (cached) {
+      const version = await store.publicContentVersions.get(cached.page.account_id);
+      const latest = entries.get(key) ?? cached;
+      if (latest.version === version) {
+        if (latest.minute === minute) {
+          remember(key, latest);
+          return latest;
+        }
+        const next = { ...latest, minute, values: new Map() };
+        remember(key, next);
+        return next;
+      }
+    }
+    let pending = lookups.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const page = await lookup();
+        if (!page) {
+          entries.delete(key);
+          return null;
+        }
+        const entry: Entry = { page, version: await store.publicContentVersions.get(page.account_id), minute, values: new Map() };
+        remember(key, entry);
+        return entry;
+      })().finally(() => lookups.delete(key));
+      lookups.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function find(key: string, lookup: () => Promise<StatusPageRow | undefined>): Promise<FoundPage | null> {
+    const found = await current(key, lookup);
+    if (!found) return null;
+    return {
+      page: found.page,
+      version: found.version,
+      memo<T>(name: string, build: () => Promise<T> | T): Promise<T> {
+        let value = found.values.get(name) as Promise<T> | undefined;
+        if (!value) {
+          value = Promise.resolve().then(build);
+          found.values.set(name, value);
+          value.catch(() => found.values.delete(name));
+        }
+        return value;
+      },
+    };
+  }
+
+  /**
+   * The page's maintenances: a window affecting all services affects every service of the page; one
+   * that does not show affected services marks none (and so excuses no downtime).
+   */
+  async function maintenancesOf(page: StatusPageRow, serviceIds: string[], since: Date): Promise<PublicMaintenance[]> {
+    const rows = await store.publicPages.maintenancesOnPage(page.account_id, page.id, since, MAX_MAINTENANCES);
+    const updates = await store.publicPages.maintenanceUpdatesOf(rows.map((r) => r.id));
+    return rows.map((r) => ({
+      id: r.id,
+      windowId: r.window_id,
+      name: r.name,
+      description: r.description,
+      status: r.status as MaintenanceStatus,
+      startsAt: r.starts_at,
+      endsAt: r.ends_at,
+      serviceIds: !r.show_affected_services ? [] : r.affect_all_services ? serviceIds : r.service_ids.filter((id) => serviceIds.includes(id)),
+      showAffectedServices: r.show_affected_services,
+      updates: updates.filter((u) => u.maintenance_id === r.id).map((u) => ({ id: u.id, description: u.description, status: u.status, at: u.created_at })),
+    }));
+  }
+
+  async function buildModel(page: StatusPageRow): Promise<PublicPageModel> {
+    const at = now();
+    const cards = await store.statusPages.listCards(page.id);
+    const serviceIds = [...new Set(cards.flatMap((c) => c.services.map((s) => s.id)))];
+    const rows = await store.publicPages.incidentsOnServices(page.account_id, serviceIds, new Date(at.getTime() - days * DAY_MS), MAX_INCIDENTS);
+    const views = await incidentViews(store, rows);
+    const incidents: PublicIncident[] = views.map((v, i) => ({
+      id: v.id,
+      name: v.name,
+      severity: v.severity as IncidentSeverity,
+      lastUpdateStatus: v.lastUpdateStatus,
+      duration: v.duration,
+      createdAt: rows[i]!.created_at,
+      updatedAt: rows[i]!.updated_at,
+      serviceIds: v.services.map((s) => s.id).filter((id) => serviceIds.includes(id)),
+      updates: v.incidentUpdates.map((u) => ({ id: u.id, description: u.description, status: u.status as IncidentStatus | null, at: new Date(u.publicIncidentUpdateDate) })),
+    }));
+    const maintenances = await maintenancesOf(page, serviceIds, new Date(at.getTime() - days * DAY_MS));
+    return publicStatusPage({
+      cards: cards.map((c) => ({ id: c.id, name: c.name, services: c.services.map((s) => ({ id: s.id, name: s.name, createdAt: s.created_at })) })),
+      incidents,
+      maintenances,
+      now: at,
+      days,
+    });
+  }
+
+  return {
+    now,
+
+    /** The page at `/status/{url}`. */
+    byUrl: (url: string) => find(`url:${url}`, () => store.statusPages.findByUrl(url)),
+
+    /** The page served on this host name. */
+    byDomain: (host: string) => find(`host:${host.toLowerCase()}`, () => store.statusPages.findByCustomDomain(host)),
+
+    /** What the page shows now, memoised per version and minute. */
+    model: (found: FoundPage) => found.memo('model', () => buildModel(found.page)),
+
+    /** Whether this session token lets the visitor see the private page (always true for a public one). */
+    async mayView(page: StatusPageRow, token: string | undefined): Promise<boolean> {
+      if (!page.is_private) return true;
+      const stored = await store.statusPages.passwordOf(page.id);
+      return isPageSession(token, page.id, stored?.password_hash ?? null, now());
+    },
+
+    /** A new 30-day session for a visitor who gave the right password. */
+    async sessionFor(page: StatusPageRow): Promise<string | null> {
+      const stored = await store.statusPages.passwordOf(page.id);
+      return stored?.password_hash ? pageSessionToken(page.id, stored.password_hash, now()) : null;
+    },
+  };
+}
+export type PublicStatusPageService = ReturnType<typeof createPublicStatusPageService>;
