@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardRestId } from '../src/graphql/dashboard-ids.js';
 import { toGlobalId } from '../src/graphql/global-id.js';
 import { BACKENDS } from './support/backends.js';
-import { countRestRequests, gql } from './support/graphql.js';
+import { gql, gqlCounted, gqlData } from './support/graphql.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -40,19 +40,8 @@ describe.each(BACKENDS)('GraphQL dashboards on $name', (backend) => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body;
   };
-  /** REST requests the service receives for `query`, after the once-per-30-s key check is out of the way. */
-  const counted = async (client: TestClient, query: string, variables?: Record<string, unknown>) => {
-    await gql(client, '{ __typename }');
-    const counter = countRestRequests(s);
-    const res = await gql(client, query, variables);
-    counter.stop();
-    return { res, count: counter.count };
-  };
-  const ok = async (client: TestClient, query: string, variables?: Record<string, unknown>) => {
-    const res = await gql(client, query, variables);
-    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-    return res.data;
-  };
+  const counted = (client: TestClient, query: string, variables?: Record<string, unknown>) => gqlCounted(s, client, query, variables);
+  const ok = gqlData;
 
   describe('queries and mutations', () => {
     it('creates a dashboard with every field, reads it by global and REST id, updates only what the input names and deletes it', async () => {

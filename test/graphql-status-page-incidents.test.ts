@@ -4,7 +4,7 @@ import { toGlobalId } from '../src/graphql/global-id.js';
 import { incidentInputPath } from '../src/graphql/resolvers/status-page-incident-mutation-resolvers.js';
 import { incidentUpdateGlobalId, incidentUpdateRestIds } from '../src/graphql/status-page-incident-ids.js';
 import { BACKENDS } from './support/backends.js';
-import { countRestRequests, gql } from './support/graphql.js';
+import { gql, gqlCounted, gqlData } from './support/graphql.js';
 import { connectGraphqlWs, subscribe } from './support/graphql-ws-client.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
 
@@ -83,19 +83,8 @@ describe.each(BACKENDS)('GraphQL status page services, incidents and incident up
     expect(res.status).toBe(201);
     return res.body;
   };
-  /** REST requests the service receives for `query`, after the once-per-30-s key check is out of the way. */
-  const counted = async (client: TestClient, query: string, variables?: Record<string, unknown>) => {
-    await gql(client, '{ __typename }');
-    const counter = countRestRequests(s);
-    const res = await gql(client, query, variables);
-    counter.stop();
-    return { res, count: counter.count };
-  };
-  const ok = async (client: TestClient, query: string, variables?: Record<string, unknown>) => {
-    const res = await gql(client, query, variables);
-    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-    return res.data;
-  };
+  const counted = (client: TestClient, query: string, variables?: Record<string, unknown>) => gqlCounted(s, client, query, variables);
+  const ok = gqlData;
 
   describe('queries and relations', () => {
     it('creates an incident on two services (a global id and a REST id) with its first updates, and reads it back in every direction', async () => {

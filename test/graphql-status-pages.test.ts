@@ -7,7 +7,7 @@ import {
 } from '../src/graphql/status-page-ids.js';
 import { touchesStatusPage } from '../src/graphql/subscriptions/status-page-subscription-resolvers.js';
 import { BACKENDS } from './support/backends.js';
-import { countRestRequests, gql } from './support/graphql.js';
+import { gql, gqlCounted, gqlData } from './support/graphql.js';
 import { connectGraphqlWs, subscribe } from './support/graphql-ws-client.js';
 import { startSubscriptionLayer } from './support/subscription-layer.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
@@ -104,19 +104,8 @@ describe.each(BACKENDS)('GraphQL status pages, cards and subscribers on $name', 
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body;
   };
-  /** REST requests the service receives for `query`, after the once-per-30-s key check is out of the way. */
-  const counted = async (client: TestClient, query: string, variables?: Record<string, unknown>) => {
-    await gql(client, '{ __typename }');
-    const counter = countRestRequests(s);
-    const res = await gql(client, query, variables);
-    counter.stop();
-    return { res, count: counter.count };
-  };
-  const ok = async (client: TestClient, query: string, variables?: Record<string, unknown>) => {
-    const res = await gql(client, query, variables);
-    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-    return res.data;
-  };
+  const counted = (client: TestClient, query: string, variables?: Record<string, unknown>) => gqlCounted(s, client, query, variables);
+  const ok = gqlData;
 
   describe('queries, relations and mutations', () => {
     it('creates a page whose cards name services by global and REST id, and reads it back in every direction', async () => {

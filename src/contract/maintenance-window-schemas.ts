@@ -120,11 +120,8 @@ const windowProps = {
   description: Type.String({ maxLength: MAINTENANCE_LIMITS.description }),
 };
 
-/** Body of `POST /v1/maintenance-windows` (`MaintenanceWindowCreate`). */
-export const MaintenanceWindowCreate = Type.Object({
-  name: windowProps.name,
-  startsAt: windowProps.startsAt,
-  endsAt: windowProps.endsAt,
+/** The fields a window write may leave out, on create and update alike. */
+const optionalWindowProps = {
   repeatUnit: opt(windowProps.repeatUnit),
   repeatInterval: opt(windowProps.repeatInterval),
   repeatEndsAt: opt(windowProps.repeatEndsAt),
@@ -135,6 +132,14 @@ export const MaintenanceWindowCreate = Type.Object({
   silenceAllAlerts: opt(windowProps.silenceAllAlerts),
   description: opt(windowProps.description),
   statusPageVisibility: opt(StatusPageVisibility),
+};
+
+/** Body of `POST /v1/maintenance-windows` (`MaintenanceWindowCreate`). */
+export const MaintenanceWindowCreate = Type.Object({
+  name: windowProps.name,
+  startsAt: windowProps.startsAt,
+  endsAt: windowProps.endsAt,
+  ...optionalWindowProps,
 }, { additionalProperties: false });
 
 /** Body of `PUT /v1/maintenance-windows/{id}`: only the fields sent change (see the service for null). */
@@ -142,16 +147,7 @@ export const MaintenanceWindowPut = Type.Object({
   name: opt(windowProps.name),
   startsAt: opt(windowProps.startsAt),
   endsAt: opt(windowProps.endsAt),
-  repeatUnit: opt(windowProps.repeatUnit),
-  repeatInterval: opt(windowProps.repeatInterval),
-  repeatEndsAt: opt(windowProps.repeatEndsAt),
-  timezone: opt(windowProps.timezone),
-  tags: opt(windowProps.tags),
-  pauseAllChecks: opt(windowProps.pauseAllChecks),
-  silenceAlertsTags: opt(windowProps.silenceAlertsTags),
-  silenceAllAlerts: opt(windowProps.silenceAllAlerts),
-  description: opt(windowProps.description),
-  statusPageVisibility: opt(StatusPageVisibility),
+  ...optionalWindowProps,
 }, { additionalProperties: false });
 
 /** Body of `PATCH …/maintenances/{maintenanceId}`: new dates for this one maintenance. */

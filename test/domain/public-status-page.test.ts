@@ -5,6 +5,7 @@ import { incidentSpan, publicStatusPage, type PublicIncident, type PublicMainten
 import { escapeHtml, html, safeUrl } from '../../src/api/pages/html.js';
 import { statuspageSummary } from '../../src/api/pages/statuspage-json.js';
 import { themeCss } from '../../src/api/pages/status-page-theme.js';
+import { DEFAULT_THEME_COLORS } from '../../src/domain/status-page-theme.js';
 
 const NOW = new Date('2026-11-24T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
@@ -116,7 +117,7 @@ describe('page markup', () => {
 
   it('pins the palette of LIGHT and DARK pages and lets AUTO follow the visitor, ignoring values that are not colours', () => {
     expect(themeCss('DARK', { dark: { bodyBackgroundColor: '#123' } })).toMatch(/^:root\{[^}]*--bodyBackgroundColor:#123;/);
-    expect(themeCss('LIGHT', null)).toMatch(/^:root\{[^}]*--bodyBackgroundColor:#F7F8FA;/);
+    expect(themeCss('LIGHT', null)).toMatch(new RegExp(`^:root\\{[^}]*--bodyBackgroundColor:${DEFAULT_THEME_COLORS.light.bodyBackgroundColor};`));
     expect(themeCss('AUTO', { light: { bodyBackgroundColor: 'red;}body{x:y' } })).not.toContain('red;');
     expect(themeCss('AUTO', null)).toContain('@media (prefers-color-scheme: dark)');
   });

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { TestClient, TestServer } from './test-server.js';
 
 /** A GraphQL answer as tests look at it. */
@@ -35,4 +36,20 @@ export function countRestRequests(s: TestServer): { readonly count: number; rese
       s.lookout.app.server.off('request', onRequest);
     },
   };
+}
+
+/** The data of an operation that must succeed: any error fails the test, naming the errors. */
+export async function gqlData<T = any>(client: TestClient, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const res = await gql<T>(client, query, variables);
+  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+  return res.data as T;
+}
+
+/** An operation's answer and the REST requests `s` received for it, after the once-per-30-s key check is out of the way. */
+export async function gqlCounted<T = any>(s: TestServer, client: TestClient, query: string, variables?: Record<string, unknown>): Promise<{ res: GraphqlResult<T>; count: number }> {
+  await gql(client, '{ __typename }');
+  const counter = countRestRequests(s);
+  const res = await gql<T>(client, query, variables);
+  counter.stop();
+  return { res, count: counter.count };
 }

@@ -1,7 +1,8 @@
 import type { PublicIncident, PublicMaintenance, PublicPageModel, PublicServiceModel } from '../../domain/public-status-page.js';
 import type { ServiceState } from '../../domain/service-state.js';
 import { SafeHtml, html, safeUrl } from './html.js';
-import { themeCss, type Palette } from './status-page-theme.js';
+import type { ThemeColors } from '../../domain/status-page-theme.js';
+import { themeCss } from './status-page-theme.js';
 
 /** The page settings a public status page shows (a status page as stored). */
 export interface StatusPageLook {
@@ -12,7 +13,7 @@ export interface StatusPageLook {
   favicon: string | null;
   redirectTo: string | null;
   defaultTheme: string;
-  themeColors: { light?: Palette | null; dark?: Palette | null } | null;
+  themeColors: ThemeColors | null;
   /** Private pages have no feeds ("feeds unavailable on private pages"). */
   isPrivate: boolean;
   /** Whether visitors may subscribe by email here (confirmation mails need SMTP). */
