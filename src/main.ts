@@ -16,7 +16,7 @@ import { createRedisEventBus } from './events/create-redis-event-bus.js';
 import { alertingOptionsFromConfig, createAlerting } from './runner/alerting/create-alerting.js';
 import { createSubscriberNotifier } from './runner/subscriber-notifications/create-subscriber-notifier.js';
 import { createRunner, type Runner } from './runner/create-runner.js';
-import { createMaintenancePauses } from './runner/create-maintenance-pauses.js';
+import { createMaintenancePauses, type MaintenancePauses } from './runner/create-maintenance-pauses.js';
 import { createExecutors } from './runner/create-executors.js';
 import { createRunRecorder } from './service/record-run.js';
 import { createResultRetention } from './service/result-retention.js';
@@ -42,6 +42,8 @@ export interface Lookout {
   bootstrap: BootstrapResult;
   bus: EventBus;
   runner: Runner;
+  /** Which checks maintenance in progress pauses or covers (read every 5 s and on maintenance events). */
+  maintenancePauses: MaintenancePauses;
   /** graphql-ws at /graphql (instrumentation and stats). */
   graphqlSubscriptions: SubscriptionServer;
   /** Starts listening (and the scheduler, when enabled); resolves to the base URL. */
@@ -75,7 +77,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       store,
       logger,
       isPaused: (check) => pauses.isPaused(check),
-      record: (input) => recorder.record(input),
+      record: (input) => recorder.record({ ...input, maintenanceWindowIds: pauses.coveringWindows(input.check) }),
       executors: createExecutors(config),
       concurrency: config.runnerConcurrency,
       schedule: config.runnerEnabled,
@@ -122,6 +124,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       bootstrap: boot,
       bus,
       runner,
+      maintenancePauses: pauses,
       graphqlSubscriptions,
       async listen() {
         const url = await app.listen({ port: config.port, host: config.host });
@@ -138,7 +141,8 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
           await n.resume();
           subscriberNotifier = n;
         }
-        if (config.runnerEnabled) await pauses.start();
+        // Every process reads it: runs started on demand are marked too, not only scheduled ones.
+        await pauses.start();
         await runner.start();
         return url;
       },

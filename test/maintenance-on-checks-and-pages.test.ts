@@ -8,6 +8,7 @@ import { createMaintenancePauses } from '../src/runner/create-maintenance-pauses
 import { toRunnable } from '../src/runner/prepare-run.js';
 import { BACKENDS } from './support/backends.js';
 import { startHttpReceiver, type HttpReceiver } from './support/http-receiver.js';
+import { startHttpTarget } from './support/http-target.js';
 import { createManualClock } from './support/manual-clock.js';
 import { probe, runnable, testRecorder } from './support/run-results.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -130,6 +131,30 @@ describe.each(BACKENDS)('maintenance in progress on checks and status pages ($na
       await expect.poll(() => receiver.to(path).map((r) => r.json.alertType)).toEqual(['ALERT_FAILURE']);
       await close(w);
     });
+  });
+
+  it('marks the results of runs made while a window covers the check, and only those', async () => {
+    const target = await startHttpTarget();
+    try {
+      const check = await s.a.request('POST', '/v1/checks/api', { name: 'Marked', request: { url: `${target.http.url}/ok` }, tags: ['billing'], locations: ['eu-west-1'] });
+      expect(check.status).toBe(201);
+      const run = async () => {
+        await s.lookout.maintenancePauses.refresh();
+        const res = await s.a.request('POST', `/v1/checks/${check.body.id}/run`);
+        expect(res.status).toBe(200);
+        return res.body.results[0] as Record<string, any>;
+      };
+      expect(await run()).not.toHaveProperty('maintenanceWindowIds');
+      const w = await windowInProgress({ silenceAlertsTags: ['billing'] });
+      const marked = await run();
+      expect(marked.maintenanceWindowIds).toEqual([w.windowId]);
+      const stored = await s.a.request('GET', `/v1/check-results/${check.body.id}/${marked.id}`);
+      expect(stored.body.maintenanceWindowIds).toEqual([w.windowId]);
+      await close(w);
+      expect(await run()).not.toHaveProperty('maintenanceWindowIds');
+    } finally {
+      await target.close();
+    }
   });
 
   it('pauses the checks of a window with pauseAllChecks while it is in progress, and only those', async () => {

@@ -141,6 +141,10 @@ const RESULT_PROPERTIES: JsonSchema = {
   attempts: { type: 'integer' },
   sequenceId: { type: ['string', 'null'] },
   errorGroupIds: { type: ['array', 'null'], items: { type: 'string' } },
+  maintenanceWindowIds: {
+    type: 'array', items: { type: 'integer' },
+    description: 'Maintenance windows in progress that covered the check when it ran (its alerts were silenced); absent when none did',
+  },
   errors: {
     type: ['array', 'null'],
     items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },

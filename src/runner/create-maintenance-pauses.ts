@@ -62,6 +62,11 @@ export function createMaintenancePauses(options: MaintenancePausesOptions) {
       const windows = byAccount.get(check.accountId);
       return windows ? maintenanceEffects(windows, check.data.tags ?? []).paused : false;
     },
+    /** The windows in progress that cover the check (its results are marked with them). */
+    coveringWindows(check: RunnableCheck): number[] {
+      const windows = byAccount.get(check.accountId);
+      return windows ? maintenanceEffects(windows, check.data.tags ?? []).windowIds : [];
+    },
     async close(): Promise<void> {
       closed = true;
       clearInterval(timer);
@@ -70,3 +75,4 @@ export function createMaintenancePauses(options: MaintenancePausesOptions) {
     },
   };
 }
+export type MaintenancePauses = ReturnType<typeof createMaintenancePauses>;

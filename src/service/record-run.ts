@@ -37,6 +37,8 @@ export interface RecordRunInput {
   probe: ProbeResult;
   /** Set for runs of a test session: kept out of the check's history, statuses and error groups. */
   testSessionId?: string | null;
+  /** Maintenance windows in progress that cover the check (maintenance-effects.ts): the result is marked with them. */
+  maintenanceWindowIds?: number[];
 }
 
 /** Longest error message kept (stack traces can be huge); the hash is of the kept part. */
@@ -149,6 +151,7 @@ export function createRunRecorder({ store, bus, logger }: RunRecorderOptions) {
               multiStepCheckResult: probe.multiStepCheckResult ?? null,
               details,
               errors: probe.errors.map((e) => ({ code: e.code, message: e.message })),
+              ...(input.maintenanceWindowIds?.length ? { maintenanceWindowIds: input.maintenanceWindowIds } : {}),
             },
           });
           const change = input.resultType === 'FINAL' && testSessionId === null ? await updateStatus(repos, input, row, m.sslDaysRemaining) : null;

@@ -50,6 +50,7 @@ export function toResultView(row: ResultRow): Record<string, any> {
     errorGroupIds: row.error_group_ids,
     errors: d.errors ?? [],
   };
+  if (Array.isArray(d.maintenanceWindowIds) && d.maintenanceWindowIds.length > 0) view.maintenanceWindowIds = d.maintenanceWindowIds;
   const detailField = DETAIL_FIELDS[row.check_type];
   if (detailField) view[detailField] = d.details ?? null;
   return view;
