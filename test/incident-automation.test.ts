@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ProbeResult } from '../src/domain/check-result.js';
 import { createAlerting, type Alerting } from '../src/runner/alerting/create-alerting.js';
 import { BACKENDS } from './support/backends.js';
+import { gql } from './support/graphql.js';
 import { createManualClock, type ManualClock } from './support/manual-clock.js';
 import { probe, runnable, testRecorder } from './support/run-results.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
@@ -82,6 +83,24 @@ describe.each(BACKENDS)('incident automation from check alerts ($name)', (backen
     expect(both).toHaveLength(2);
     expect(both[0]!.id).not.toBe(opened.id);
     expect(both[0]!.lastUpdateStatus).toBe('INVESTIGATING');
+  });
+
+  it('links the incident and the check both ways, over REST and GraphQL', async () => {
+    const name = `Linked ${randomUUID().slice(0, 6)}`;
+    const check = await apiCheck(server.a, { triggerIncident: { serviceId, name } });
+    const query = `query($id: ID!) { check(id: $id) { ... on ApiCheck { triggerIncident { service { serviceId } openIncident { incidentId check { checkId } } } } } }`;
+    const before = await gql(server.a, query, { id: check.id });
+    expect(before.data.check.triggerIncident).toEqual({ service: { serviceId }, openIncident: null });
+    await run(check, 'fail');
+    const incident = (await incidentsOf(server.a, name))[0]!;
+    expect(incident.checkId).toBe(check.id);
+    const open = await gql(server.a, query, { id: check.id });
+    expect(open.errors).toBeUndefined();
+    expect(open.data.check.triggerIncident.openIncident).toEqual({ incidentId: incident.id, check: { checkId: check.id } });
+    await run(check, 'pass');
+    expect((await gql(server.a, query, { id: check.id })).data.check.triggerIncident.openIncident).toBeNull();
+    const manual = (await server.a.request('POST', INCIDENTS, { name: 'By hand', severity: 'MINOR', services: [{ id: serviceId }], incidentUpdates: [] })).body;
+    expect(manual.checkId).toBeNull();
   });
 
   it('opens a new incident after somebody resolved the automated one by hand', async () => {

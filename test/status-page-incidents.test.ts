@@ -77,6 +77,7 @@ describe.each(BACKENDS)('status page services, incidents and updates over REST (
       }],
       lastUpdateStatus: 'INVESTIGATING',
       duration: null,
+      checkId: null,
       created_at: expect.any(String),
       updated_at: null,
     });

@@ -64,6 +64,7 @@ export const StatusPageIncident = {
     incidentUpdates: { type: 'array', items: ref('StatusPageIncidentUpdate'), description: 'The 100 latest updates, newest first' },
     lastUpdateStatus: { type: 'string', enum: [...INCIDENT_STATUSES] },
     duration: { type: ['integer', 'null'], description: 'Seconds from the first update to the closing RESOLVED one; null while open' },
+    checkId: { type: ['string', 'null'], format: 'uuid', description: 'The check whose triggerIncident opened it (incident automation); null for incidents written by hand' },
     created_at: DateTime,
     updated_at: NullableDateTime,
   },

@@ -33,6 +33,7 @@ function toIncidentView(row: StatusPageIncidentRow, services: StatusPageServiceR
     incidentUpdates: updates.map(toIncidentUpdateView),
     lastUpdateStatus: row.last_update_status as IncidentStatus,
     duration: row.duration,
+    checkId: row.check_id,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at?.toISOString() ?? null,
   };

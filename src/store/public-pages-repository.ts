@@ -65,7 +65,7 @@ export function createPublicPagesRepository(db: Queryable) {
     async incidentsOnServices(accountId: string, serviceIds: readonly string[], since: Date, limit: number): Promise<StatusPageIncidentRow[]> {
       if (serviceIds.length === 0) return [];
       return db.query<StatusPageIncidentRow>(
-        `SELECT i.id, i.account_id, i.name, i.severity, i.last_update_status, i.duration, i.created_at, i.updated_at
+        `SELECT i.id, i.account_id, i.name, i.severity, i.last_update_status, i.duration, i.check_id, i.created_at, i.updated_at
          FROM status_page_incidents i
          WHERE i.account_id = $1
            AND EXISTS (SELECT 1 FROM status_page_incident_services s WHERE s.incident_id = i.id AND s.service_id = ANY($2::uuid[]))

@@ -10,6 +10,8 @@ export interface StatusPageIncidentRow {
   severity: string;
   last_update_status: string;
   duration: number | null;
+  /** The check whose triggerIncident opened it; null for incidents written by hand. */
+  check_id: string | null;
   created_at: Date;
   updated_at: Date | null;
 }
@@ -34,7 +36,7 @@ export interface IncidentUpdateValues {
   notifySubscribers: boolean;
 }
 
-const INCIDENT_COLUMNS = 'id, account_id, name, severity, last_update_status, duration, created_at, updated_at';
+const INCIDENT_COLUMNS = 'id, account_id, name, severity, last_update_status, duration, check_id, created_at, updated_at';
 const UPDATE_COLUMNS = 'id, incident_id, description, status, public_incident_update_date, notify_subscribers, created_at, updated_at';
 /** Newest first on the public timeline. */
 const UPDATES_NEWEST_FIRST = 'public_incident_update_date DESC, created_at DESC, seq DESC';
@@ -56,10 +58,10 @@ export function createStatusPageIncidentsRepository(db: Queryable) {
       return newestFirstPage<StatusPageIncidentRow>(db, 'status_page_incidents', INCIDENT_COLUMNS, accountId, limit, after);
     },
 
-    async insert(accountId: string, id: string, v: { name: string; severity: string }): Promise<StatusPageIncidentRow> {
+    async insert(accountId: string, id: string, v: { name: string; severity: string; checkId?: string | null }): Promise<StatusPageIncidentRow> {
       const [row] = await db.query<StatusPageIncidentRow>(
-        `INSERT INTO status_page_incidents (id, account_id, name, severity) VALUES ($1, $2, $3, $4) RETURNING ${INCIDENT_COLUMNS}`,
-        [id, accountId, v.name, v.severity],
+        `INSERT INTO status_page_incidents (id, account_id, name, severity, check_id) VALUES ($1, $2, $3, $4, $5) RETURNING ${INCIDENT_COLUMNS}`,
+        [id, accountId, v.name, v.severity, v.checkId ?? null],
       );
       return row!;
     },

@@ -18,7 +18,8 @@ const commonFields = {
   frequency: (c) => c.frequency ?? 10,
   alertChannelSubscriptions: (c) => c.alertChannelSubscriptions ?? [],
   environmentVariables: (c) => c.environmentVariables ?? [],
-  triggerIncident: (c) => (c.triggerIncident as never) ?? null,
+  // The check's id rides along: TriggerIncident.openIncident finds the incident this check opened.
+  triggerIncident: (c) => (c.triggerIncident ? { ...c.triggerIncident, checkId: c.id } as never : null),
   // Batched: every check of an operation asks the same loader, which makes one `ids=` call.
   group: (c, _args, ctx) => (c.groupId ? ctx.loaders.groupById.load(c.groupId) : null),
   createdAt: (c) => c.created_at,

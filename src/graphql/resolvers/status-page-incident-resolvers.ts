@@ -58,6 +58,7 @@ export const statusPageIncidentResolvers: Resolvers = {
     incidentId: (i) => i.id,
     updates: (i, _args, ctx) => updatesOf(i, ctx),
     open: (i) => isOpen(i),
+    check: (i, _args, ctx) => (i.checkId ? ctx.loaders.checkById.load(i.checkId) : null),
     createdAt: (i) => i.created_at,
     updatedAt: (i) => i.updated_at,
   },
@@ -70,6 +71,11 @@ export const statusPageIncidentResolvers: Resolvers = {
   },
   TriggerIncident: {
     service: (t, _args, ctx) => (isUuid(t.serviceId) ? loadersOf(ctx).serviceById.load(t.serviceId) : null),
+    openIncident: async (t, _args, ctx) => {
+      const checkId = (t as { checkId?: string }).checkId?.toLowerCase();
+      if (!checkId) return null;
+      return (await loadersOf(ctx).allIncidents()).find((i) => i.checkId?.toLowerCase() === checkId && isOpen(i)) ?? null;
+    },
   },
   IncidentEvent: {
     deleted: (e) => e.incident === null,

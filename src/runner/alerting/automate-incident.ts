@@ -41,7 +41,7 @@ export async function automateIncident(repos: Repositories, input: IncidentAutom
     const [service] = await repos.statusPageServices.getMany(accountId, [trigger.serviceId]);
     if (!service) return { kind: 'service-missing', serviceId: trigger.serviceId };
     incidentId = randomUUID();
-    await repos.statusPageIncidents.insert(accountId, incidentId, { name: step.name, severity: step.severity });
+    await repos.statusPageIncidents.insert(accountId, incidentId, { name: step.name, severity: step.severity, checkId });
     await repos.statusPageIncidents.setServices(incidentId, [service.id]);
     const posted = await repos.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), update(step.status, step.description));
     await recordIncidentProgress(repos, accountId, incidentId, false);
