@@ -192,6 +192,8 @@ describe.each(BACKENDS)('the maintenance clock ($name)', (backend) => {
     const shown = await createWindow({ startsAt: at(HOUR + 11 * MINUTE), endsAt: at(2 * HOUR), statusPageVisibility: { enabled: true, reminderMinutesBefore: [60, 70] } });
     const late = await createWindow({ startsAt: at(30 * MINUTE), endsAt: at(HOUR), statusPageVisibility: { enabled: true, reminderMinutesBefore: [60, 120] } });
     const hidden = await createWindow({ startsAt: at(HOUR + 10 * MINUTE), endsAt: at(2 * HOUR), statusPageVisibility: { enabled: false, reminderMinutesBefore: [60] } });
+    const announced: number[] = [];
+    const off = bus.subscribe('maintenanceReminderDue', (e) => announced.push(e.maintenanceWindowId));
     await startClock();
     const remindersOf = async (windowId: number) => {
       const [m] = await occurrencesOf(windowId);
@@ -209,6 +211,9 @@ describe.each(BACKENDS)('the maintenance clock ($name)', (backend) => {
     await advance(2 * MINUTE);
     expect(await remindersOf(shown.id)).toEqual([[70, false], [60, false]]);
     expect(await remindersOf(hidden.id)).toEqual([]);
+    // Each reminder for delivery is announced once (the superseded one is not), so a notifier anywhere sends it now.
+    await expect.poll(() => announced).toEqual([late.id, shown.id, shown.id]);
+    off();
 
     const pending = await store.maintenanceUpdates.pendingNotifications(100);
     expect(pending.filter((n) => n.kind === 'reminder').map((n) => [n.window_id, n.minutes_before])).toEqual([[late.id, 60], [shown.id, 70], [shown.id, 60]]);

@@ -489,5 +489,16 @@ describe.each(BACKENDS)('status page subscriber notifications ($name)', (backend
     clock.advance(SWEEP);
     await idle();
     expect(mailsTo(sc.email)).toHaveLength(2);
+
+    // The clock's announcement of a reminder is enough: no sweep needed.
+    expect(await s.lookout.store.maintenanceUpdates.recordReminder(randomUUID(), {
+      maintenanceId: maintenance!.id, accountId: s.a.accountId, windowId: window.body.id, minutesBefore: 30, startsAt: new Date(startsAt),
+      dueAt: new Date(Date.parse(startsAt) - 1_800_000), superseded: false,
+    })).toBe(true);
+    await s.lookout.bus.publish({ type: 'maintenanceReminderDue', accountId: s.a.accountId, maintenanceWindowId: window.body.id, maintenanceId: maintenance!.id });
+    await expect.poll(async () => {
+      await idle();
+      return mailsTo(sc.email).map(subjectOf).at(-1);
+    }).toBe('[Acme A] Scheduled maintenance: Database upgrade starts in 30 minutes');
   });
 });

@@ -66,8 +66,16 @@ export interface MaintenanceUpdatedEvent {
   maintenance: Record<string, any> | null;
 }
 
+/** The maintenance clock recorded a reminder due before a maintenance starts: subscriber notifications deliver it. */
+export interface MaintenanceReminderDueEvent {
+  type: 'maintenanceReminderDue';
+  accountId: string;
+  maintenanceWindowId: number;
+  maintenanceId: string;
+}
+
 export type LookoutEvent = CheckResultCreatedEvent | CheckStatusChangedEvent | AlertNotifiedEvent | TestSessionUpdatedEvent
-  | PublicContentChangedEvent | IncidentUpdatedEvent | MaintenanceUpdatedEvent;
+  | PublicContentChangedEvent | IncidentUpdatedEvent | MaintenanceUpdatedEvent | MaintenanceReminderDueEvent;
 export type LookoutEventType = LookoutEvent['type'];
 /** The event of one type. */
 export type EventOf<T extends LookoutEventType> = Extract<LookoutEvent, { type: T }>;

@@ -141,7 +141,14 @@ export function createMaintenanceClock(options: MaintenanceClockOptions): Mainte
             maintenanceId: c.id, accountId: c.account_id, windowId: c.window_id, minutesBefore: r.minutesBefore, startsAt: c.starts_at,
             dueAt: r.dueAt, superseded: r.superseded,
           }));
-          if (fresh) recorded++;
+          if (fresh) {
+            recorded++;
+            // Tells the subscriber notifier (maybe in another process) now rather than at its next sweep.
+            if (!r.superseded) {
+              await bus.publish({ type: 'maintenanceReminderDue', accountId: c.account_id, maintenanceWindowId: c.window_id, maintenanceId: c.id })
+                .catch((err) => logger.warn({ err, maintenanceId: c.id }, 'maintenance clock: could not publish a reminder'));
+            }
+          }
         }
       }
       if (candidates.length < batch || recorded === 0) return;

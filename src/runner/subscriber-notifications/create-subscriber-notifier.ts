@@ -237,9 +237,14 @@ export function createSubscriberNotifier(options: SubscriberNotifierOptions): Su
     }, options.sweepIntervalMs ?? 30_000);
   }
 
-  const unsubscribe = bus.subscribe('publicContentChanged', (event) => {
+  const unsubscribeChanges = bus.subscribe('publicContentChanged', (event) => {
     if (event.subject === 'incident' || event.subject === 'maintenance') requestFanOut();
   });
+  const unsubscribeReminders = bus.subscribe('maintenanceReminderDue', () => requestFanOut());
+  const unsubscribe = () => {
+    unsubscribeChanges();
+    unsubscribeReminders();
+  };
 
   async function idle(): Promise<void> {
     while (tasks.size > 0) await Promise.allSettled([...tasks]);
