@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Api, ApiContext } from './api-context.js';
 import { createAuthenticator } from './authenticate.js';
 import { errorBody, installErrorHandling } from './http-errors.js';
+import { decodeRequestBodies } from './decode-request-body.js';
 import { validatorCompiler } from '../contract/validation.js';
 import { createInputRules } from './input-rules.js';
 import { ROUTE_MODULES } from './routes.js';
@@ -74,6 +75,7 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
 
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app, { maxIssues: config.maxErrorIssues });
+  decodeRequestBodies(app);
   const inputRules = createInputRules({ maxDepth: config.maxJsonDepth, maxIssues: config.maxErrorIssues });
 
   // Clients send `Content-Type: application/json` on bodiless GET and DELETE requests: an empty body is no body.
