@@ -135,6 +135,8 @@ export function createDashboardService({ store, publicUrl, bus, logger }: Dashbo
     assertValid(dashboardIssues(v, ownHosts));
     const [taken] = await tx.dashboards.taken(v, exceptId);
     if (taken) throw takenError(taken, v);
+    // One host serves one thing: a status page's custom domain is taken for dashboards too.
+    if (v.customDomain && (await tx.customDomains.statusPageHas(v.customDomain))) throw takenError('customDomain', v);
   }
 
   return {

@@ -128,11 +128,16 @@ function valueIssues(v: StatusPageValues, hasPassword: boolean): Issue[] {
   return issues.filter((i): i is Issue => i !== undefined);
 }
 
-function taken(field: TakenField, v: StatusPageValues): LookoutError {
+function taken(field: TakenField, v: StatusPageValues, by = 'another status page'): LookoutError {
   const [what, sent] = field === 'url' ? ['url', v.url] : ['customDomain', v.customDomain];
-  return new LookoutError('CONFLICT', `"${what}" ${JSON.stringify(sent)} is taken by another status page (of this or another account): choose another`, {
+  return new LookoutError('CONFLICT', `"${what}" ${JSON.stringify(sent)} is taken by ${by} (of this or another account): choose another`, {
     attributes: { key: what },
   });
+}
+
+/** One host serves one thing: a custom domain a dashboard is served on is taken for status pages too. */
+async function refuseDashboardDomain(tx: Repositories, v: StatusPageValues): Promise<void> {
+  if (v.customDomain && (await tx.customDomains.dashboardHas(v.customDomain))) throw taken('customDomain', v, 'a dashboard');
 }
 
 const badCursor = () => new LookoutError('VALIDATION', '"nextId" is not a cursor of this list', { issues: [{ key: 'nextId', message: 'is unknown' }], source: 'query' });
@@ -198,6 +203,7 @@ export function createStatusPagesService({ store, bus, logger }: StatusPagesServ
         const values = toValues(body);
         const cards = await cardsToStore(tx, accountId, body.cards);
         assertValid([...valueIssues(values, Boolean(body.password)), ...cards.issues]);
+        await refuseDashboardDomain(tx, values);
         const id = randomUUID();
         const written = await tx.statusPages.insert(accountId, id, values, body.password ? await hashPagePassword(body.password) : null);
         if (written.taken) throw taken(written.taken, values);
@@ -219,6 +225,7 @@ export function createStatusPagesService({ store, bus, logger }: StatusPagesServ
         const values = toValues(mergeUpdate(storedFields(row), fields, PAGE_SHAPE));
         const cards = await cardsToStore(tx, accountId, body.cards, row);
         assertValid([...valueIssues(values, row.has_password || Boolean(password)), ...cards.issues]);
+        await refuseDashboardDomain(tx, values);
         let passwordHash: string | undefined;
         if (password && !(await pagePasswordMatches(password, (await tx.statusPages.passwordOf(id))?.password_hash))) {
           passwordHash = await hashPagePassword(password);

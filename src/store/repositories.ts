@@ -30,6 +30,7 @@ import { createPublicPagesRepository } from './public-pages-repository.js';
 import { createSubscriberNotificationsRepository } from './subscriber-notifications-repository.js';
 import { createSubscriberDeliveriesRepository } from './subscriber-deliveries-repository.js';
 import { createActiveMaintenancesRepository } from './active-maintenances-repository.js';
+import { createCustomDomainsRepository } from './custom-domains-repository.js';
 import { createCheckGroupsRepository } from './check-groups-repository.js';
 import { createChecksRepository } from './checks-repository.js';
 import type { Queryable } from './db.js';
@@ -79,6 +80,7 @@ export function repositories(q: Queryable) {
     subscriberNotifications: createSubscriberNotificationsRepository(q),
     subscriberDeliveries: createSubscriberDeliveriesRepository(q),
     activeMaintenances: createActiveMaintenancesRepository(q),
+    customDomains: createCustomDomainsRepository(q),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
