@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { Api, ApiContext } from './api/api-context.js';
 import { createApi } from './api/create-api.js';
@@ -32,6 +33,14 @@ import { createDashboardService } from './service/dashboard-service.js';
 import { createDashboardPageService } from './service/dashboard-page-service.js';
 import { createPublicStatusPageService } from './service/public-status-page-service.js';
 import { createGroupTriggerService } from './service/group-trigger-service.js';
+import { createMqttBroker, type MqttBroker } from './events/create-mqtt-broker.js';
+import { mqttAuthenticator } from './api/mqtt-authenticator.js';
+import { createMqttSessionStream } from './service/create-mqtt-session-stream.js';
+import { createCodeBundleStore } from './service/create-code-bundle-store.js';
+import { createTestSessionRunService } from './service/test-session-run-service.js';
+
+/** Largest code bundle or file `checkly test` may upload (the CLI reports the limit from the 413). */
+const CODE_BUNDLE_MAX_BYTES = 50 * 1024 * 1024;
 
 /** A running (or ready-to-listen) Lookout: the REST API over a store. */
 export interface Lookout {
@@ -46,6 +55,8 @@ export interface Lookout {
   maintenancePauses: MaintenancePauses;
   /** graphql-ws at /graphql (instrumentation and stats). */
   graphqlSubscriptions: SubscriptionServer;
+  /** MQTT over WebSocket at /mqtt: live results of CLI-started test sessions. */
+  mqtt: MqttBroker;
   /** Starts listening (and the scheduler, when enabled); resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting requests, finishes those in flight and closes the store. */
@@ -73,17 +84,22 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     const recorder = createRunRecorder({ store, bus, logger });
     // Maintenance in progress pauses checks: the scheduler asks this snapshot before each run.
     const pauses = createMaintenancePauses({ store, bus, logger });
+    const executors = createExecutors(config);
     const runner = createRunner({
       store,
       logger,
       isPaused: (check) => pauses.isPaused(check),
       record: (input) => recorder.record({ ...input, maintenanceWindowIds: pauses.coveringWindows(input.check) }),
-      executors: createExecutors(config),
+      executors,
       concurrency: config.runnerConcurrency,
       schedule: config.runnerEnabled,
     });
     const testSessions = createTestSessionService({ store, bus, runner, logger });
     await testSessions.cancelInterrupted();
+    // Live results of `checkly test|trigger`: a broker on the API's port, fed from the bus.
+    const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store), logger, otherUpgradePaths: ['/graphql'] });
+    const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: (topic, message) => mqtt.publish(topic, message) });
+    const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: (topic, message) => mqtt.publish(topic, message) });
     const context: ApiContext = {
       config,
       store,
@@ -104,8 +120,17 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       dashboards: createDashboardService({ store, bus, logger, publicUrl: config.publicUrl }),
       dashboardPages: createDashboardPageService({ store }),
       publicStatusPages: createPublicStatusPageService({ store }),
+      mqttSessionStream,
+      testSessionRuns,
+      codeBundles: createCodeBundleStore({ dir: path.join(config.assetsDir, 'checkly-storage'), maxBytes: CODE_BUNDLE_MAX_BYTES }),
     };
     const app = await createApi({ context, logger });
+    mqtt.attach(app.server);
+    // Before the HTTP server closes: it would otherwise wait on the upgraded sockets.
+    app.addHook('preClose', async () => {
+      mqttSessionStream.close();
+      await mqtt.close();
+    });
     const graphql = await createGraphql({ app, config, logger, resolvers: SUBSCRIPTION_RESOLVER_MODULES });
     const graphqlSubscriptions = attachGraphqlSubscriptions({ app, schema: graphql.schema, bus, config, logger, contextFromHeaders: graphql.contextFromHeaders });
     let retention: { close(): Promise<void> } | undefined;
@@ -126,6 +151,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       runner,
       maintenancePauses: pauses,
       graphqlSubscriptions,
+      mqtt,
       async listen() {
         const url = await app.listen({ port: config.port, host: config.host });
         if (config.runnerEnabled) {
@@ -154,6 +180,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         await runner.close();
         await pauses.close();
         await testSessions.close();
+        await testSessionRuns.close();
         await alerting?.close();
         await maintenanceClock?.close();
         await subscriberNotifier?.close();

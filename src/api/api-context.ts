@@ -44,6 +44,12 @@ export interface ApiContext {
   dashboards: DashboardService;
   dashboardPages: DashboardPageService;
   publicStatusPages: PublicStatusPageService;
+  /** Publishes CLI-started test sessions' progress over MQTT (absent: no live stream). */
+  mqttSessionStream?: import('../service/create-mqtt-session-stream.js').MqttSessionStream;
+  /** Code bundles `checkly test` uploads (absent: the storage routes answer 501). */
+  codeBundles?: import('../service/create-code-bundle-store.js').CodeBundleStore;
+  /** Runs the checks `checkly test` submits (absent: `/v1/test-sessions/run` answers 501). */
+  testSessionRuns?: import('../service/test-session-run-service.js').TestSessionRunService;
 }
 
 declare module 'fastify' {

@@ -27,8 +27,11 @@ import { subscriberDeliveriesRoutes } from './subscriber-deliveries-routes.js';
 import { dashboardsRoutes } from './dashboards-routes.js';
 import { publicDashboardsRoutes } from './public-dashboards-routes.js';
 import { testSessionsRoutes } from './test-sessions-routes.js';
+import { testSessionRunRoutes } from './test-session-run-routes.js';
+import { checklyStorageRoutes } from './checkly-storage-routes.js';
 import { eventsRoutes } from './events-routes.js';
 import { publicStatusPagesRoutes } from './public-status-pages-routes.js';
+import { projectsRoutes } from './projects-routes.js';
 
 /** Every REST route module, registered in this order. */
 export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
@@ -60,6 +63,9 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   publicDashboardsRoutes,
   runAssetsRoutes,
   testSessionsRoutes,
+  testSessionRunRoutes,
+  checklyStorageRoutes,
   eventsRoutes,
   publicStatusPagesRoutes,
+  projectsRoutes,
 ];

@@ -9,6 +9,7 @@ import { CHECK_VIEW_SCHEMAS } from './check-views.js';
 import { ErrorBody } from './error-body.js';
 import { ERROR_GROUP_VIEW_SCHEMAS } from './error-group-views.js';
 import { PRIVATE_LOCATION_VIEW_SCHEMAS } from './private-location-views.js';
+import { PROJECT_VIEW_SCHEMAS } from './project-views.js';
 import { ref, toResponseShape, type JsonSchema } from './response-shape.js';
 import { RESULT_VIEW_SCHEMAS } from './result-views.js';
 import { Snippet } from './snippet-views.js';
@@ -19,6 +20,7 @@ import { STATUS_PAGE_VIEW_SCHEMAS } from './status-page-views.js';
 import { STATUS_PAGE_SUBSCRIPTION_VIEW_SCHEMAS } from './status-page-subscription-views.js';
 import { SUBSCRIBER_DELIVERY_VIEW_SCHEMAS } from './subscriber-delivery-views.js';
 import { TEST_SESSION_VIEW_SCHEMAS } from './test-session-views.js';
+import { TEST_SESSION_RUN_VIEW_SCHEMAS } from './test-session-run-views.js';
 import { TRIGGER_VIEW_SCHEMAS } from './trigger-views.js';
 import { Variable } from './variable-views.js';
 
@@ -59,10 +61,12 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   ...RESULT_VIEW_SCHEMAS,
   ...ERROR_GROUP_VIEW_SCHEMAS,
   ...TEST_SESSION_VIEW_SCHEMAS,
+  ...TEST_SESSION_RUN_VIEW_SCHEMAS,
   ...ANALYTICS_VIEW_SCHEMAS,
   ...TRIGGER_VIEW_SCHEMAS,
   ...TRIGGER_AND_CERTIFICATE_SCHEMAS,
   ...STATUS_PAGE_INCIDENT_VIEW_SCHEMAS,
+  ...PROJECT_VIEW_SCHEMAS,
   ...MAINTENANCE_WINDOW_VIEW_SCHEMAS,
   ...MAINTENANCE_WINDOW_LISTS,
   ...DASHBOARD_VIEW_SCHEMAS,

@@ -73,6 +73,20 @@ export function createCheckGroupService({ store }: { store: Store }) {
       });
     },
 
+    /** Replaces a group whole, as `checkly deploy` does: validated as a create, absent fields take their defaults. */
+    async replace(accountId: string, id: number, rawBody: unknown) {
+      const body = validateBody<Record<string, any>>(CheckGroupCreate, rawBody);
+      const data = withGroupDefaults(body as GroupData);
+      const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
+      return store.transaction(async (repos) => {
+        if (!(await repos.groups.get(accountId, id))) throw notFound('Check group', id);
+        assertValid(await groupIssues(repos, accountId, data, subs));
+        await repos.groups.update(accountId, id, data);
+        if (subs) await repos.subscriptions.replaceFor(accountId, { groupId: id }, subs);
+        return read(repos, accountId, id);
+      });
+    },
+
     get: (accountId: string, id: number) => read(store, accountId, id),
 
     async list(accountId: string, page: number, limit: number, ids?: number[]) {

@@ -100,6 +100,33 @@ export function createCheckService({ store, publicUrl }: CheckServiceOptions) {
       });
     },
 
+    /**
+     * Replaces a check whole, as `checkly deploy` does (absent fields take their defaults, `groupId:
+     * null` leaves the group): validated as a create, the id and a heartbeat's ping token kept.
+     */
+    async replace(accountId: string, id: string, type: CheckType, rawBody: unknown) {
+      const body = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type], rawBody));
+      return store.transaction(async (repos) => {
+        const row = await repos.checks.get(accountId, id);
+        if (!row) throw notFound('Check', id);
+        if (row.check_type !== type) {
+          throw new LookoutError('VALIDATION', `"checkType" cannot change: check ${id} is a ${row.check_type} check`, {
+            issues: [{ key: 'checkType', message: `must be ${row.check_type}` }],
+            source: 'payload',
+          });
+        }
+        const token = (row.data as CheckData).heartbeat?.pingToken;
+        const input = type === 'HEARTBEAT' && token ? { ...body, heartbeat: { ...body.heartbeat, pingToken: token } } : body;
+        const data = withCheckDefaults(type, input as CheckData, publicUrl);
+        assertValid(checkRuleIssues(type, data));
+        const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
+        assertValid(await checkReferenceIssues(repos, accountId, data, subs));
+        await repos.checks.update(accountId, id, data);
+        if (subs) await repos.subscriptions.replaceFor(accountId, { checkId: id }, subs);
+        return readView(repos, accountId, id);
+      });
+    },
+
     get: (accountId: string, id: string) => readView(store, accountId, id),
 
     async list(accountId: string, filter: CheckFilter, page: number, limit: number) {

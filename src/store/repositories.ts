@@ -37,6 +37,7 @@ import type { Queryable } from './db.js';
 import { createReferencesRepository } from './references-repository.js';
 import { createRunnerRepository } from './runner-repository.js';
 import { createTestSessionsRepository } from './test-sessions-repository.js';
+import { createTestSessionRunResultsRepository } from './test-session-run-results-repository.js';
 import { createSubscriptionsRepository } from './subscriptions-repository.js';
 
 /** Every repository, bound to one connection or transaction. */
@@ -55,6 +56,7 @@ export function repositories(q: Queryable) {
     references: createReferencesRepository(q),
     runner: createRunnerRepository(q),
     testSessions: createTestSessionsRepository(q),
+    testSessionRunResults: createTestSessionRunResultsRepository(q),
     alertChannels: createAlertChannelsRepository(q),
     alertStates: createAlertStatesRepository(q),
     checkAlerts: createCheckAlertsRepository(q),

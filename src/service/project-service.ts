@@ -1,0 +1,273 @@
+import { AlertChannelCreate, AlertChannelUpdate } from '../contract/alert-channel-schemas.js';
+import { validateBody } from '../contract/validation.js';
+import { CHECK_TYPES, type CheckType } from '../domain/catalog.js';
+import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
+import { planDeployment, type DiffEntry, type StoredResource, type SubmittedResource } from '../domain/plan-deployment.js';
+import type { Store } from '../store/create-store.js';
+import type { Queryable } from '../store/db.js';
+import { createProjectsRepository, type DeploymentRow, type ProjectRow } from '../store/projects-repository.js';
+import { repositories, type Repositories } from '../store/repositories.js';
+import { createAlertChannelService } from './alert-channel-service.js';
+import { createCheckGroupService } from './check-group-service.js';
+import { createCheckService } from './check-service.js';
+import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
+
+/** The deploy body of the CLI (`projectBundle.synthesize()` plus `repoInfo`). */
+export interface DeployBody {
+  project: { logicalId: string; name: string; repoUrl?: string | null };
+  resources: { logicalId: string; type: string; member?: boolean; physicalId?: string | number | null; payload: unknown }[];
+}
+
+/** A store whose `transaction` joins an already open one: the services' rules run inside the deploy's transaction. */
+function joinedStore(store: Store, repos: Repositories): Store {
+  return { ...repos, db: store.db, transaction: (fn) => fn(repos), close: () => store.close() };
+}
+
+/** `{ ref }` replaced by the physical id of the resource it names (numbers for groups and channels). */
+function resolveRefs(value: unknown, ids: Map<string, string | number>): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, ids));
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 1 && entries[0]![0] === 'ref' && typeof entries[0]![1] === 'string') return ids.get(entries[0]![1]);
+  return Object.fromEntries(entries.map(([k, v]) => [k, resolveRefs(v, ids)]));
+}
+
+/** A service error about one resource, re-keyed under its logical id so the 400 names it. */
+function aboutResource(err: unknown, r: { type: string; logicalId: string }): unknown {
+  if (!(err instanceof LookoutError) || !['VALIDATION', 'NOT_FOUND', 'CONFLICT'].includes(err.code)) return err;
+  const issues: Issue[] = err.issues.length
+    ? err.issues.map((i) => ({ key: `resources.${r.logicalId}.payload.${i.key}`, message: i.message }))
+    : [{ key: `resources.${r.logicalId}`, message: err.message }];
+  return new LookoutError(err.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION', `${r.type} "${r.logicalId}": ${err.message}`, { issues, source: 'payload' });
+}
+
+const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
+
+/** A deployment as the CLI follows it: `result.diff` on success, `error.message` on failure. */
+export function toDeploymentView(row: DeploymentRow): Record<string, any> {
+  return {
+    id: row.id,
+    projectLogicalId: row.project_logical_id,
+    kind: row.kind,
+    status: row.status,
+    result: row.status === 'SUCCEEDED' ? { diff: row.diff } : null,
+    error: row.error ? { message: row.error } : null,
+    created_at: row.created_at.toISOString(),
+    finished_at: row.finished_at ? row.finished_at.toISOString() : null,
+  };
+}
+
+function toProjectView(row: ProjectRow): Record<string, any> {
+  return {
+    id: row.id,
+    logicalId: row.logical_id,
+    name: row.name,
+    repoUrl: row.repo_url,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at ? row.updated_at.toISOString() : null,
+  };
+}
+
+/**
+ * Monitoring-as-code projects: `checkly deploy` reconciles a project's resources in one
+ * transaction (created, replaced whole with ids kept, removed), `checkly destroy` removes them.
+ * Deployments run synchronously: the answer already carries their final state.
+ */
+export function createProjectService({ store, publicUrl }: { store: Store; publicUrl: string }) {
+  const projects = createProjectsRepository(store.db);
+
+  /** Applies the resources in one transaction; answers the resources the project then owns and the diff with physical ids. */
+  async function apply(tx: Queryable, accountId: string, projectId: number, plan: { order: SubmittedResource[]; outside: SubmittedResource[]; deletes: StoredResource[] }, diff: DiffEntry[]) {
+    const { order: submitted, outside, deletes } = plan;
+    const repos = repositories(tx);
+    const joined = joinedStore(store, repos);
+    const checks = createCheckService({ store: joined, publicUrl });
+    const groups = createCheckGroupService({ store: joined });
+    const channels = createAlertChannelService({ store: joined });
+    const physical = new Map(diff.filter((d) => d.physicalId != null).map((d) => [`${d.type}:${d.logicalId}`, d.physicalId!]));
+    const ids = new Map<string, string | number>();
+    const owned: StoredResource[] = [];
+    const record = (r: SubmittedResource, id: string | number | null) => {
+      if (id != null) ids.set(r.logicalId, id);
+      owned.push({ type: r.type, logicalId: r.logicalId, physicalId: id == null ? null : String(id) });
+      const entry = diff.find((d) => d.type === r.type && d.logicalId === r.logicalId);
+      if (entry) entry.physicalId = id == null ? null : String(id);
+    };
+    // Resources outside the project lend their ids, once they are known to be the caller's.
+    for (const r of outside) {
+      const id = String(r.physicalId);
+      const exists = r.type === 'alert-channel' ? (await repos.references.alertChannels(accountId, [Number(id)])).has(id)
+        : r.type === 'check-group' ? (await repos.references.groups(accountId, [Number(id)])).has(id)
+          : r.type === 'check' ? (await repos.checks.get(accountId, id)) !== undefined
+            : false;
+      if (!exists) {
+        throw new LookoutError('VALIDATION', `${r.type} "${r.logicalId}": ${r.type} ${id} does not exist in the account`, {
+          issues: [{ key: `resources.${r.logicalId}.physicalId`, message: `${r.type} ${id} does not exist` }],
+          source: 'payload',
+        });
+      }
+      ids.set(r.logicalId, r.type === 'check' ? id : Number(id));
+    }
+    // Kinds in dependency order: channels and groups name nothing, checks name groups, subscriptions name all.
+    const ofType = (t: string) => submitted.filter((r) => r.type === t);
+    for (const r of ofType('alert-channel')) {
+      try {
+        const existing = physical.get(`alert-channel:${r.logicalId}`);
+        const body = resolveRefs(r.payload, ids) as Record<string, any>;
+        const view = existing
+          ? await channels.update(accountId, Number(existing), validateBody(AlertChannelUpdate, body))
+          : await channels.create(accountId, validateBody(AlertChannelCreate, body));
+        record(r, view.id);
+      } catch (err) { throw aboutResource(err, r); }
+    }
+    for (const r of ofType('check-group')) {
+      try {
+        const existing = physical.get(`check-group:${r.logicalId}`);
+        const { v: _version, ...body } = resolveRefs(r.payload, ids) as Record<string, any>;
+        const view = existing
+          ? await groups.replace(accountId, Number(existing), body)
+          : await groups.create(accountId, body, { autoAssignAlerts: false });
+        record(r, view.id);
+      } catch (err) { throw aboutResource(err, r); }
+    }
+    for (const r of ofType('check')) {
+      try {
+        const existing = physical.get(`check:${r.logicalId}`);
+        const { checkType, ...body } = resolveRefs(r.payload, ids) as Record<string, any>;
+        if (!(CHECK_TYPES as readonly string[]).includes(checkType)) {
+          throw new LookoutError('VALIDATION', `unknown checkType "${String(checkType)}"`, { issues: [{ key: 'checkType', message: `must be one of ${CHECK_TYPES.join(', ')}` }] });
+        }
+        const view = existing
+          ? await checks.replace(accountId, existing, checkType as CheckType, body)
+          : await checks.create(accountId, checkType as CheckType, body, { autoAssignAlerts: false });
+        record(r, view.id);
+      } catch (err) { throw aboutResource(err, r); }
+    }
+    // Subscriptions: every check and group of the project gets exactly the ones the project declares.
+    const subs = new Map<string, { alertChannelId: number; activated: boolean }[]>();
+    for (const r of ofType('check')) subs.set(`check:${r.logicalId}`, []);
+    for (const r of ofType('check-group')) subs.set(`check-group:${r.logicalId}`, []);
+    const targetOf = new Map<string, { checkId: string } | { groupId: number }>();
+    for (const r of ofType('alert-channel-subscription')) {
+      const p = (r.payload ?? {}) as Record<string, any>;
+      const resolved = resolveRefs(p, ids) as Record<string, any>;
+      const target = p.checkId?.ref ? `check:${p.checkId.ref}` : p.groupId?.ref ? `check-group:${p.groupId.ref}` : undefined;
+      if (!target || !subs.has(target) || typeof resolved.alertChannelId !== 'number') {
+        throw new LookoutError('VALIDATION', `alert-channel-subscription "${r.logicalId}": must reference an alert channel and a check or group of the project`, {
+          issues: [{ key: `resources.${r.logicalId}.payload`, message: 'needs alertChannelId, and checkId or groupId as a reference to a check or group the project owns' }],
+          source: 'payload',
+        });
+      }
+      subs.get(target)!.push({ alertChannelId: resolved.alertChannelId, activated: resolved.activated ?? true });
+      targetOf.set(target, resolved.checkId != null ? { checkId: String(resolved.checkId) } : { groupId: Number(resolved.groupId) });
+      record(r, null);
+    }
+    for (const r of [...ofType('check'), ...ofType('check-group')]) {
+      const key = `${r.type}:${r.logicalId}`;
+      const list = dedupeSubscriptions(subs.get(key) ?? []);
+      try { assertValid(await referenceIssues(repos, accountId, {}, list)); } catch (err) { throw aboutResource(err, r); }
+      const id = ids.get(r.logicalId)!;
+      await repos.subscriptions.replaceFor(accountId, r.type === 'check' ? { checkId: String(id) } : { groupId: Number(id) }, list);
+    }
+    // Removals, dependants first; a resource already deleted by hand is simply gone.
+    for (const s of deletes) {
+      if (s.physicalId == null) continue;
+      try {
+        if (s.type === 'check') await checks.delete(accountId, s.physicalId);
+        else if (s.type === 'check-group') await groups.delete(accountId, Number(s.physicalId));
+        else if (s.type === 'alert-channel') await channels.delete(accountId, Number(s.physicalId));
+      } catch (err) {
+        if (err instanceof LookoutError && err.code === 'NOT_FOUND') continue;
+        throw aboutResource(err, s);
+      }
+    }
+    await createProjectsRepository(tx).replaceResources(projectId, owned);
+  }
+
+  /** Records a deployment of the project, refusing (409) while another one runs. */
+  async function start(accountId: string, projectId: number, logicalId: string, kind: string): Promise<string> {
+    const { id, started } = await projects.start(accountId, projectId, logicalId, kind);
+    if (!started) {
+      throw new LookoutError('CONFLICT', `Project "${logicalId}" already has a deployment in progress (${id})`, { attributes: { deploymentId: id } });
+    }
+    return id;
+  }
+
+  /**
+   * Runs `work`, then records the deployment's outcome; a failure is recorded, `undo` removes what
+   * was written before the transaction (a project that did not exist), and the error is re-thrown.
+   */
+  async function run(accountId: string, logicalId: string, deploymentId: string, diff: DiffEntry[], undo: () => Promise<void>, work: () => Promise<void>) {
+    try {
+      await work();
+    } catch (err) {
+      await projects.finish(deploymentId, 'FAILED', diff, err instanceof Error ? err.message : String(err));
+      await undo();
+      throw err;
+    }
+    await projects.finish(deploymentId, 'SUCCEEDED', diff, null);
+    return toDeploymentView((await projects.getDeployment(accountId, logicalId, deploymentId))!);
+  }
+
+  return {
+    /** A dry run answers `{ diff }` and writes nothing; else the finished deployment. */
+    async deploy(accountId: string, body: DeployBody, opts: { dryRun?: boolean; preserveResources?: boolean }) {
+      const { logicalId } = body.project;
+      const project = await projects.get(accountId, logicalId);
+      const stored = project ? await projects.resources(project.id) : [];
+      const submitted = body.resources.map((r) => ({ type: r.type, logicalId: r.logicalId, payload: r.payload, member: r.member, physicalId: r.physicalId }));
+      const plan = planDeployment(stored, submitted, { preserveResources: opts.preserveResources });
+      assertValid(plan.issues.map((i) => ({ key: `resources.${i.key}`, message: i.message })));
+      if (opts.dryRun) return { diff: plan.diff };
+      const projectId = await projects.upsert(accountId, { logicalId, name: body.project.name, repoUrl: body.project.repoUrl ?? null });
+      const deploymentId = await start(accountId, projectId, logicalId, 'DEPLOY');
+      const removeIfNew = async () => { if (!project) await projects.delete(projectId); };
+      return run(accountId, logicalId, deploymentId, plan.diff, removeIfNew, () => store.db.transaction(async (tx) => {
+        // Re-read inside the transaction: the plan must apply to what is stored now.
+        const current = await createProjectsRepository(tx).resources(projectId);
+        const fresh = planDeployment(current, submitted, { preserveResources: opts.preserveResources });
+        plan.diff.splice(0, plan.diff.length, ...fresh.diff);
+        await apply(tx, accountId, projectId, fresh, plan.diff);
+      }));
+    },
+
+    /** Deletes the project's resources (unless preserved) and the project; a missing project answers `{ diff: [] }`. */
+    async destroy(accountId: string, logicalId: string, opts: { dryRun?: boolean; preserveResources?: boolean }) {
+      const project = await projects.get(accountId, logicalId);
+      if (!project) return { diff: [] };
+      const plan = planDeployment(await projects.resources(project.id), [], { preserveResources: opts.preserveResources });
+      if (opts.dryRun) return { diff: plan.diff };
+      const deploymentId = await start(accountId, project.id, logicalId, 'DESTROY');
+      return run(accountId, logicalId, deploymentId, plan.diff, async () => {}, () => store.db.transaction(async (tx) => {
+        await apply(tx, accountId, project.id, plan, plan.diff);
+        await createProjectsRepository(tx).delete(project.id);
+      }));
+    },
+
+    async list(accountId: string) {
+      return (await projects.list(accountId)).map(toProjectView);
+    },
+
+    async get(accountId: string, logicalId: string) {
+      const row = await projects.get(accountId, logicalId);
+      if (!row) throw notFound('Project', logicalId);
+      return toProjectView(row);
+    },
+
+    async deployment(accountId: string, logicalId: string, id: string) {
+      const row = await projects.getDeployment(accountId, logicalId, id);
+      if (!row) throw notFound(`Deployment of project ${logicalId}:`, id);
+      return toDeploymentView(row);
+    },
+
+    /** Cancelling is idempotent: a finished deployment is answered as it is (deployments run synchronously). */
+    async cancel(accountId: string, logicalId: string, id: string) {
+      const row = await projects.getDeployment(accountId, logicalId, id);
+      if (!row) throw notFound(`Deployment of project ${logicalId}:`, id);
+      return toDeploymentView(row);
+    },
+
+    isTerminal: (status: string) => TERMINAL.has(status),
+  };
+}
+export type ProjectService = ReturnType<typeof createProjectService>;

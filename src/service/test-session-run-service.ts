@@ -1,0 +1,231 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { CheckType } from '../domain/catalog.js';
+import { stripServerOwnedFields, withCheckDefaults, type CheckData } from '../domain/check-defaults.js';
+import { LookoutError, notFound, type Issue } from '../domain/lookout-error.js';
+import { resultMeasurements } from '../domain/result-measurements.js';
+import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
+import { runErrorMessages } from '../domain/run-error-messages.js';
+import { CHECK_CREATE_SCHEMAS } from '../contract/check-schemas.js';
+import { validateBody } from '../contract/validation.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { Executor, RunnableCheck } from '../runner/executor.js';
+import { prepareRun } from '../runner/prepare-run.js';
+import { runCheck, type RecordInput } from '../runner/run-check.js';
+import type { Store } from '../store/create-store.js';
+import type { TestSessionCheckEntry } from '../store/test-sessions-repository.js';
+import { toResultView } from './result-view.js';
+import { toTestSessionView } from './test-session-service.js';
+
+/** Check types `checkly test` can run as submitted: those needing no code bundle. */
+export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP'] as const;
+
+/** Keys the CLI adds to a check's payload for a test run, not part of the check itself. */
+const RUN_ONLY_KEYS = ['checkType', 'logicalId', 'filePath', 'sourceInfo', 'group', 'groupId', 'testRetryStrategy', 'alertChannelSubscriptions'];
+
+/** One submitted check, ready to run. */
+interface SubmittedCheck {
+  logicalId: string;
+  check: RunnableCheck;
+  sequenceId: string;
+  checkRunId: string;
+}
+
+/** What `POST /v1/test-sessions/run` carries (the parts Lookout reads). */
+export interface SubmittedRun {
+  name?: string;
+  checkRunJobs: Record<string, any>[];
+  runLocation?: string | { type: string; region?: string; slugName?: string };
+  environment?: string | null;
+}
+
+/** Options of the service. */
+export interface TestSessionRunServiceOptions {
+  store: Store;
+  bus: EventBus;
+  logger: Logger;
+  publicUrl: string;
+  executors: Partial<Record<CheckType, Executor>>;
+  /** Publishes a live message to the CLI (MQTT). */
+  publish(topic: string, message: unknown): Promise<void>;
+  /** Submitted checks of one session run at once at most. */
+  concurrency?: number;
+}
+
+/**
+ * `checkly test`: checks run as submitted, never stored as checks, in one test session. Each job is
+ * validated as a check create of its type would be; a type that needs the code bundle (browser,
+ * multi-step, Playwright) or cannot run now (heartbeat, agentic) refuses the whole run with 400
+ * naming it. Results are kept with the session (`/v1/test-sessions/{id}/results/{resultId}`) and
+ * streamed to the CLI's MQTT topics as they come (ATTEMPT and FINAL).
+ */
+export function createTestSessionRunService(options: TestSessionRunServiceOptions) {
+  const { store, bus, logger, publicUrl, executors, publish } = options;
+  const concurrency = options.concurrency ?? 5;
+  const shutdown = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+
+  function toSubmitted(accountId: string, jobs: Record<string, any>[]): SubmittedCheck[] {
+    const issues: Issue[] = [];
+    const out: SubmittedCheck[] = [];
+    jobs.forEach((job, i) => {
+      const type = String(job.checkType ?? '');
+      if (!(SUBMITTED_CHECK_TYPES as readonly string[]).includes(type)) {
+        issues.push({ key: `checkRunJobs.${i}.checkType`, message: `${type || 'this'} checks cannot run from \`checkly test\` on Lookout yet (supported: ${SUBMITTED_CHECK_TYPES.join(', ')})` });
+        return;
+      }
+      const body: Record<string, any> = { ...job };
+      for (const key of RUN_ONLY_KEYS) delete body[key];
+      // Test runs retry as the CLI says (`--retries`), not as the check would when scheduled; validated as a check's own.
+      body.retryStrategy = job.testRetryStrategy ?? null;
+      try {
+        const valid = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type as CheckType], body, `checkRunJobs.${i}`));
+        const data = withCheckDefaults(type as CheckType, valid as CheckData, publicUrl);
+        out.push({
+          logicalId: String(job.logicalId ?? `check-${i}`),
+          check: { id: randomUUID(), accountId, checkType: type as CheckType, name: String(data.name ?? job.name ?? type), data, groupId: null },
+          sequenceId: randomUUID(),
+          checkRunId: String(job.sourceInfo?.checkRunId ?? randomUUID()),
+        });
+      } catch (err) {
+        if (err instanceof LookoutError && err.code === 'VALIDATION') issues.push(...err.issues);
+        else throw err;
+      }
+    });
+    if (issues.length > 0) throw new LookoutError('VALIDATION', `Some submitted checks cannot run: ${issues.map((x) => `${x.key} ${x.message}`).join('; ')}`, { issues });
+    return out;
+  }
+
+  async function execute(
+    accountId: string, sessionId: string, suiteId: string, location: string, environment: string | null, submitted: SubmittedCheck[], entries: TestSessionCheckEntry[],
+  ) {
+    const errorGroupIds: string[] = [];
+    const topic = (s: SubmittedCheck, sub: string) => `account/${accountId}/ad-hoc-check-results/${suiteId}/${s.sequenceId}/${s.checkRunId}/${sub}`;
+    const persist = async (final: boolean) => {
+      const status = !final ? 'RUNNING' : entries.some((e) => e.status === 'FAILED') ? 'FAILED' : 'PASSED';
+      await store.testSessions.save(sessionId, { status, results: entries, errorGroupIds, stopped: final });
+      const row = await store.testSessions.get(accountId, sessionId);
+      if (row) await bus.publish({ type: 'testSessionUpdated', accountId, testSessionId: sessionId, testSession: toTestSessionView(row) });
+    };
+    const safePublish = (t: string, message: unknown) => publish(t, message).catch((err: unknown) => logger.warn({ err, topic: t }, 'MQTT publish failed'));
+    let next = 0;
+    const worker = async () => {
+      while (next < submitted.length) {
+        const i = next++;
+        const s = submitted[i]!;
+        const entry = entries[i]!;
+        entry.status = 'RUNNING';
+        await persist(false);
+        await safePublish(topic(s, 'run-start'), {});
+        try {
+          const prepared = await prepareRun(store, s.check);
+          const record = async (input: RecordInput) => {
+            const view = resultView(input, s.check.id);
+            await store.testSessionRunResults.insert(accountId, sessionId, String(view.id), view);
+            // Errors of FINAL results are grouped per account, as for every test session.
+            if (input.resultType === 'FINAL') {
+              for (const raw of runErrorMessages(input.probe)) {
+                const cleaned = cleanErrorMessage(raw);
+                const gid = await store.testSessions.recordError(accountId, { id: randomUUID(), hash: errorHash(cleaned), raw, cleaned, environment, seenAt: input.probe.startedAt });
+                if (!errorGroupIds.includes(gid)) errorGroupIds.push(gid);
+              }
+            }
+            await safePublish(topic(s, 'result'), { result: { ...view, assets: null }, testResultId: view.id, resultType: input.resultType });
+            return view;
+          };
+          const outcome = await runCheck({
+            check: prepared.check, variables: prepared.variables, clientCertificates: prepared.clientCertificates,
+            locations: [location], allLocations: [location], executor: executors[s.check.checkType]!, record,
+            signal: shutdown.signal, logger, testSessionId: sessionId,
+          });
+          entry.resultIds = outcome.finals.map((r) => String(r.id));
+          entry.status = outcome.finals.some((r) => r.hasFailures) ? 'FAILED' : 'PASSED';
+        } catch (err) {
+          logger.warn({ err, testSessionId: sessionId, logicalId: s.logicalId }, 'submitted check run failed');
+          entry.status = 'FAILED';
+          await safePublish(topic(s, 'error'), 'The check could not be run');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, submitted.length) }, worker));
+    await persist(true);
+  }
+
+  return {
+    /**
+     * Validates the jobs, creates the session and starts running; resolves with what the CLI
+     * needs to follow it: the session id, a scheduling id (dispatch is immediate) and the
+     * sequence id of each check by logical id.
+     */
+    async run(accountId: string, input: SubmittedRun) {
+      if (!Array.isArray(input.checkRunJobs) || input.checkRunJobs.length === 0) {
+        throw new LookoutError('VALIDATION', 'checkRunJobs must list the checks to run', { issues: [{ key: 'checkRunJobs', message: 'must be a non-empty list' }] });
+      }
+      const submitted = toSubmitted(accountId, input.checkRunJobs);
+      const loc = input.runLocation;
+      const location = (typeof loc === 'string' ? loc : loc?.type === 'PRIVATE' ? loc.slugName : loc?.region) || 'eu-central-1';
+      const suiteId = String(input.checkRunJobs[0]?.sourceInfo?.checkRunSuiteId ?? randomUUID());
+      const id = randomUUID();
+      const entries: TestSessionCheckEntry[] = submitted.map((s) => ({
+        checkId: s.check.id, name: s.check.name, checkType: s.check.checkType, status: 'PENDING', resultIds: [], sequenceId: s.sequenceId,
+      }));
+      await store.testSessions.insert({
+        id, account_id: accountId, name: input.name ?? 'Test session', status: 'RUNNING', run_location: location,
+        environment: input.environment ?? null, check_ids: entries.map((e) => e.checkId), results: entries,
+      });
+      const p = execute(accountId, id, suiteId, location, input.environment ?? null, submitted, entries)
+        .catch((err: unknown) => logger.error({ err, testSessionId: id }, 'test session run failed'))
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      return { testSessionId: id, schedulingId: id, sequenceIds: Object.fromEntries(submitted.map((s) => [s.logicalId, s.sequenceId])) };
+    },
+
+    /** The dispatch of a run: immediate in Lookout, so SUCCEEDED once the session exists. */
+    async scheduling(accountId: string, schedulingId: string) {
+      const row = await store.testSessions.get(accountId, schedulingId);
+      if (!row) throw notFound('Test session scheduling', schedulingId);
+      return {
+        schedulingId, testSessionId: row.id, status: 'SUCCEEDED', checksTotal: row.check_ids.length, error: null, createdAt: row.created_at.toISOString(),
+      };
+    },
+
+    /** One result of a session: a submitted check's, or a deployed check's run in it. */
+    async result(accountId: string, sessionId: string, resultId: string) {
+      const session = await store.testSessions.get(accountId, sessionId);
+      if (!session) throw notFound('Test session', sessionId);
+      const own = await store.testSessionRunResults.get(accountId, sessionId, resultId);
+      if (own) return own;
+      const entry = session.results.find((e) => e.resultIds.includes(resultId));
+      const row = entry ? await store.results.get(accountId, entry.checkId, resultId) : undefined;
+      if (!row) throw notFound('Test session result', resultId);
+      return toResultView(row);
+    },
+
+    async close(): Promise<void> {
+      shutdown.abort();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+export type TestSessionRunService = ReturnType<typeof createTestSessionRunService>;
+
+/** The REST view of a submitted check's attempt, as record-run would store it. */
+function resultView(input: RecordInput, checkId: string): Record<string, any> {
+  const { probe, check } = input;
+  const m = resultMeasurements(probe);
+  const details = probe.details || probe.assertions.length > 0
+    ? { ...(probe.details ?? {}), assertions: probe.details?.assertions ?? probe.assertions }
+    : null;
+  return toResultView({
+    id: randomUUID(), account_id: check.accountId, check_id: checkId, check_run_id: 0, sequence_id: input.sequenceId,
+    result_type: input.resultType, attempts: input.attempts, name: check.name, check_type: check.checkType, run_location: input.location,
+    has_failures: probe.hasFailures, has_errors: probe.hasErrors, is_degraded: probe.isDegraded,
+    is_cancelled: probe.errors.some((e) => e.code === 'CANCELLED'), over_max_response_time: probe.overMaxResponseTime,
+    started_at: probe.startedAt, stopped_at: probe.stoppedAt, created_at: new Date(), response_time: probe.responseTime,
+    status_code: m.statusCode, error_group_ids: [], test_session_id: null,
+    detail: {
+      apiCheckResult: probe.apiCheckResult ?? null, browserCheckResult: null, multiStepCheckResult: null, details,
+      errors: probe.errors.map((e) => ({ code: e.code, message: e.message })),
+    },
+  });
+}
