@@ -27,12 +27,19 @@ export default defineConfig({
 })
 `;
 
+/** Status page slugs and dashboard URLs are unique across accounts (and test files). */
+const PAGE_SLUG = `shop-cli-${process.pid}`;
+
 /** The project's checks; `withDatabase: false` is the project after a removal. */
 const checksFile = ({ apiName, withDatabase }: { apiName: string; withDatabase: boolean }) => `
-import { ApiCheck, CheckGroupV2, EmailAlertChannel, TcpMonitor } from 'checkly/constructs'
+import { ApiCheck, CheckGroupV2, Dashboard, EmailAlertChannel, MaintenanceWindow, StatusPage, StatusPageService, TcpMonitor } from 'checkly/constructs'
 const email = new EmailAlertChannel('oncall-email', { address: 'oncall@example.test' })
 const group = new CheckGroupV2('shop-group', { name: 'Shop', locations: ['eu-west-1'] })
 new ApiCheck('homepage-api', { name: '${apiName}', group, alertChannels: [email], request: { url: 'https://shop.example.test/', method: 'GET' } })
+const checkout = new StatusPageService('checkout-service', { name: 'Checkout' })
+new StatusPage('shop-status', { name: 'Shop status', url: '${PAGE_SLUG}', cards: [{ name: 'Shop', services: [checkout] }] })
+new Dashboard('shop-dashboard', { customUrl: '${PAGE_SLUG}', header: 'Shop', tags: ['shop'] })
+new MaintenanceWindow('release-window', { name: 'Release', tags: ['shop'], startsAt: new Date('2099-01-01T10:00:00Z'), endsAt: new Date('2099-01-01T11:00:00Z'), repeatUnit: 'WEEK', repeatInterval: 1 })
 ${withDatabase ? "new TcpMonitor('database-port', { name: 'Database port', request: { hostname: 'db.example.test', port: 5432 } })" : ''}
 `;
 
@@ -102,6 +109,12 @@ describe('checkly deploy, deploy --preview and destroy against Lookout', () => {
     expect(groupView.name).toBe('Shop');
     expect(first[1]!.groupId).toBe(groupView.id);
     expect((await server.a.request('GET', '/next/projects')).body).toMatchObject([{ logicalId: 'shop-monitoring', name: 'Shop monitoring' }]);
+    const windows = async () => (await server.a.request('GET', '/v1/maintenance-windows')).body as { id: number; name: string; repeatUnit: string | null }[];
+    expect(await windows()).toMatchObject([{ name: 'Release', repeatUnit: 'WEEK' }]);
+    const dashboards = async () => (await server.a.request('GET', '/v1/dashboards')).body as Record<string, any>[];
+    expect(await dashboards()).toMatchObject([{ customUrl: PAGE_SLUG, header: 'Shop', tags: ['shop'] }]);
+    const pages = async () => (await server.a.request('GET', '/v1/status-pages')).body.entries as Record<string, any>[];
+    expect(await pages()).toMatchObject([{ name: 'Shop status', url: PAGE_SLUG, cards: [{ name: 'Shop', services: [{ name: 'Checkout' }] }] }]);
 
     writeFileSync(path.join(project, 'shop.check.mjs'), checksFile({ apiName: 'Homepage API v2', withDatabase: false }));
     const changes = await cli(['deploy', '--preview']);
@@ -116,6 +129,10 @@ describe('checkly deploy, deploy --preview and destroy against Lookout', () => {
     expect(await checks()).toEqual([]);
     expect((await server.a.request('GET', '/v1/check-groups')).body).toEqual([]);
     expect((await server.a.request('GET', '/v1/alert-channels')).body).toEqual([]);
+    expect(await windows()).toEqual([]);
+    expect(await pages()).toEqual([]);
+    expect(await dashboards()).toEqual([]);
+    expect((await server.a.request('GET', '/v1/status-pages/services')).body.entries).toEqual([]);
     expect((await server.a.request('GET', '/next/projects')).body).toEqual([]);
   });
 });

@@ -196,6 +196,84 @@ describe.each(BACKENDS)('projects: checkly deploy, preview and destroy over REST
     expect((await deploy(s.a, bundle([channel('other@example.test')], 'busy'))).status).toBe(202);
   });
 
+  it('deploys maintenance windows: created, updated keeping the id (absent repetition cleared), previewed, removed', async () => {
+    const window = (name: string, repeat: Record<string, unknown> = {}) => ({
+      logicalId: 'release', type: 'maintenance-window', member: true,
+      payload: { name, tags: ['shop'], startsAt: '2099-01-01T10:00:00.000Z', endsAt: '2099-01-01T11:00:00.000Z', ...repeat },
+    });
+    const first = await deploy(s.a, bundle([tcpCheck(), window('Release', { repeatUnit: 'WEEK', repeatInterval: 1 })], 'windows'));
+    expect(first.status, first.text).toBe(202);
+    const id = physicalIdOf(first.body.result.diff, 'release');
+    expect((await s.a.request('GET', `/v1/maintenance-windows/${id}`)).body).toMatchObject({ name: 'Release', tags: ['shop'], repeatUnit: 'WEEK', repeatInterval: 1 });
+
+    const preview = await s.a.request('POST', '/v1/projects/deploy?dryRun=true', bundle([tcpCheck()], 'windows'));
+    expect(preview.body.diff).toContainEqual({ type: 'maintenance-window', logicalId: 'release', physicalId: id, action: 'DELETE' });
+
+    const second = await deploy(s.a, bundle([tcpCheck(), window('Release v2')], 'windows'));
+    expect(second.status, second.text).toBe(202);
+    expect(physicalIdOf(second.body.result.diff, 'release')).toBe(id);
+    expect((await s.a.request('GET', `/v1/maintenance-windows/${id}`)).body).toMatchObject({ name: 'Release v2', repeatUnit: null, repeatInterval: null });
+
+    const bad = await deploy(s.a, bundle([tcpCheck(), { ...window('Backwards'), payload: { ...window('Backwards').payload, endsAt: '2098-01-01T00:00:00.000Z' } }], 'windows'));
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.body.validation.keys.some((k: string) => k.startsWith('resources.release.payload'))).toBe(true);
+
+    expect((await deploy(s.a, bundle([tcpCheck()], 'windows'))).status).toBe(202);
+    expect((await s.a.request('GET', `/v1/maintenance-windows/${id}`)).status).toBe(404);
+  });
+
+  it('deploys status pages and their services: cards name services by reference, ids kept on update, removed', async () => {
+    const slug = `shop-${randomUUID().slice(0, 8)}`;
+    const service = (name: string) => ({ logicalId: 'checkout', type: 'status-page-service', member: true, payload: { name } });
+    const page = (name: string, cards: unknown[]) => ({ logicalId: 'public-page', type: 'status-page', member: true, payload: { name, url: slug, cards } });
+    const first = await deploy(s.a, bundle([service('Checkout'), page('Shop status', [{ name: 'Shop', services: [{ ref: 'checkout' }] }])], 'pages'));
+    expect(first.status, first.text).toBe(202);
+    const serviceId = physicalIdOf(first.body.result.diff, 'checkout');
+    const pageId = physicalIdOf(first.body.result.diff, 'public-page');
+    expect((await s.a.request('GET', `/v1/status-pages/${pageId}`)).body).toMatchObject({
+      name: 'Shop status', url: slug, defaultTheme: 'AUTO', cards: [{ name: 'Shop', services: [{ id: serviceId, name: 'Checkout' }] }],
+    });
+
+    const second = await deploy(s.a, bundle([service('Checkout v2'), page('Shop status v2', [{ name: 'Buying', services: [{ ref: 'checkout' }] }])], 'pages'));
+    expect(second.status, second.text).toBe(202);
+    expect(physicalIdOf(second.body.result.diff, 'checkout')).toBe(serviceId);
+    expect(physicalIdOf(second.body.result.diff, 'public-page')).toBe(pageId);
+    expect((await s.a.request('GET', `/v1/status-pages/${pageId}`)).body).toMatchObject({
+      name: 'Shop status v2', cards: [{ name: 'Buying', services: [{ id: serviceId, name: 'Checkout v2' }] }],
+    });
+
+    const preview = await s.a.request('POST', '/v1/projects/deploy?dryRun=true', bundle([tcpCheck()], 'pages'));
+    expect(preview.body.diff.filter((d: { action: string }) => d.action === 'DELETE').map((d: { logicalId: string }) => d.logicalId)).toEqual(['public-page', 'checkout']);
+    expect((await deploy(s.a, bundle([tcpCheck()], 'pages'))).status).toBe(202);
+    expect((await s.a.request('GET', `/v1/status-pages/${pageId}`)).status).toBe(404);
+    expect((await s.a.request('GET', `/v1/status-pages/services/${serviceId}`)).status).toBe(404);
+  });
+
+  it('refuses a status page card naming a service of another account by id', async () => {
+    const theirs = (await s.b.request('POST', '/v1/status-pages/services', { name: 'Theirs' })).body.id;
+    const res = await deploy(s.a, bundle([{ logicalId: 'p', type: 'status-page', payload: { name: 'P', url: `p-${randomUUID().slice(0, 8)}`, cards: [{ name: 'C', services: [theirs] }] } }], 'foreign-page'));
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.validation.keys.some((k: string) => k.startsWith('resources.p.payload.cards'))).toBe(true);
+    expect((await s.a.request('GET', '/next/projects/foreign-page')).status).toBe(404);
+  });
+
+  it('deploys dashboards: created, updated keeping the id (what the construct drops is reset), removed', async () => {
+    const customUrl = `board-${randomUUID().slice(0, 8)}`;
+    const board = (extra: Record<string, unknown>) => ({ logicalId: 'board', type: 'dashboard', member: true, payload: { customUrl, tags: ['shop'], ...extra } });
+    const first = await deploy(s.a, bundle([board({ header: 'Shop', refreshRate: 300 })], 'boards'));
+    expect(first.status, first.text).toBe(202);
+    const id = physicalIdOf(first.body.result.diff, 'board');
+    expect((await s.a.request('GET', `/v1/dashboards/${id}`)).body).toMatchObject({ dashboardId: id, customUrl, header: 'Shop', refreshRate: 300, tags: ['shop'] });
+
+    const second = await deploy(s.a, bundle([board({ description: 'All shop checks' })], 'boards'));
+    expect(second.status, second.text).toBe(202);
+    expect(physicalIdOf(second.body.result.diff, 'board')).toBe(id);
+    expect((await s.a.request('GET', `/v1/dashboards/${id}`)).body).toMatchObject({ header: null, refreshRate: 60, description: 'All shop checks' });
+
+    expect((await deploy(s.a, bundle([], 'boards'))).status).toBe(202);
+    expect((await s.a.request('GET', `/v1/dashboards/${id}`)).status).toBe(404);
+  });
+
   describe('bad input: a clear 400 naming the resource, nothing applied', () => {
     let theirGroup: number;
     beforeAll(async () => { theirGroup = (await s.b.request('POST', '/v1/check-groups', { name: 'Theirs', locations: ['eu-west-1'] })).body.id; });
@@ -206,7 +284,7 @@ describe.each(BACKENDS)('projects: checkly deploy, preview and destroy over REST
         { ...group(), payload: { ...group().payload, setupSnippetId: { ref: 'home' } } }, apiCheck(),
       ], 'resources.shop'],
       ['an unknown resource type', () => [tcpCheck(), { logicalId: 'w', type: 'widget', payload: {} }], 'resources.w.type'],
-      ['a resource type not supported yet', () => [tcpCheck(), { logicalId: 'page', type: 'status-page', payload: { name: 'P' } }], 'resources.page.type'],
+      ['a resource type not supported yet', () => [tcpCheck(), { logicalId: 'loc', type: 'private-location', payload: { name: 'Basement', slugName: 'basement' } }], 'resources.loc.type'],
       ['an unknown checkType', () => [{ ...tcpCheck(), payload: { ...tcpCheck().payload, checkType: 'SMOKE' } }], 'resources.db.payload.checkType'],
       ['a check the check routes refuse', () => [channel(), { ...tcpCheck(), payload: { ...tcpCheck().payload, frequency: 7 } }], 'resources.db.payload.frequency'],
       ['a group of another account named by physical id', () => [channel(), { ...tcpCheck(), payload: { ...tcpCheck().payload, groupId: theirGroup } }], 'resources.db.payload.groupId'],

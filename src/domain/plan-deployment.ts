@@ -44,11 +44,12 @@ export interface DeploymentPlan {
 /** Resource types the CLI emits that Lookout does not reconcile yet: refused whole, never skipped. */
 export const UNSUPPORTED_RESOURCE_TYPES = [
   'private-location', 'private-location-check-assignment', 'private-location-group-assignment',
-  'maintenance-window', 'status-page', 'status-page-service', 'dashboard',
 ] as const;
 
 /** Resource types a deploy reconciles, in the order removals are applied (dependants first). */
-export const SUPPORTED_RESOURCE_TYPES = ['alert-channel-subscription', 'check', 'check-group', 'alert-channel'] as const;
+export const SUPPORTED_RESOURCE_TYPES = [
+  'alert-channel-subscription', 'check', 'check-group', 'alert-channel', 'maintenance-window', 'status-page', 'status-page-service', 'dashboard',
+] as const;
 
 /** Every `{ ref }` in `value` with the dotted path it sits at. */
 export function findRefs(value: unknown, path = ''): { path: string; ref: string }[] {

@@ -1,4 +1,8 @@
 import { AlertChannelCreate, AlertChannelUpdate } from '../contract/alert-channel-schemas.js';
+import { DashboardBody, type DashboardBodyInput } from '../contract/dashboard-schemas.js';
+import { MaintenanceWindowCreate, MaintenanceWindowPut } from '../contract/maintenance-window-schemas.js';
+import { ServiceBody } from '../contract/status-page-incident-schemas.js';
+import { StatusPageBody, type StatusPageBodyType } from '../contract/status-page-schemas.js';
 import { validateBody } from '../contract/validation.js';
 import { CHECK_TYPES, type CheckType } from '../domain/catalog.js';
 import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
@@ -10,6 +14,10 @@ import { repositories, type Repositories } from '../store/repositories.js';
 import { createAlertChannelService } from './alert-channel-service.js';
 import { createCheckGroupService } from './check-group-service.js';
 import { createCheckService } from './check-service.js';
+import { createDashboardService } from './dashboard-service.js';
+import { createMaintenanceWindowService } from './maintenance-window-service.js';
+import { createStatusPageIncidentService } from './status-page-incident-service.js';
+import { createStatusPagesService } from './status-pages-service.js';
 import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
 
 /** The deploy body of the CLI (`projectBundle.synthesize()` plus `repoInfo`). */
@@ -40,6 +48,16 @@ function aboutResource(err: unknown, r: { type: string; logicalId: string }): un
     : [{ key: `resources.${r.logicalId}`, message: err.message }];
   return new LookoutError(err.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION', `${r.type} "${r.logicalId}": ${err.message}`, { issues, source: 'payload' });
 }
+
+/**
+ * What a dashboard takes for each field its construct emits but leaves out: a deploy replaces
+ * whole, so an update clears ("" removes an optional text) or resets what the project dropped.
+ */
+const DASHBOARD_DEPLOY_DEFAULTS = {
+  customDomain: '', logo: '', favicon: '', link: '', description: '', header: '', width: 'FULL', refreshRate: 60, paginate: true,
+  paginationRate: 60, checksPerPage: 15, useTagsAndOperator: false, hideTags: false, enableIncidents: false, expandChecks: false,
+  showHeader: true, isPrivate: false, showP95: true, showP99: true, tags: [],
+};
 
 const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 
@@ -84,6 +102,12 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
     const checks = createCheckService({ store: joined, publicUrl });
     const groups = createCheckGroupService({ store: joined });
     const channels = createAlertChannelService({ store: joined });
+    // No bus: events would go out before the deploy commits; the public content version still moves,
+    // and maintenance clocks look again within a minute.
+    const windows = createMaintenanceWindowService({ store: joined }).windows;
+    const pageServices = createStatusPageIncidentService({ store: joined }).services;
+    const pages = createStatusPagesService({ store: joined });
+    const dashboards = createDashboardService({ store: joined, publicUrl });
     const physical = new Map(diff.filter((d) => d.physicalId != null).map((d) => [`${d.type}:${d.logicalId}`, d.physicalId!]));
     const ids = new Map<string, string | number>();
     const owned: StoredResource[] = [];
@@ -143,6 +167,50 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
         record(r, view.id);
       } catch (err) { throw aboutResource(err, r); }
     }
+    for (const r of ofType('maintenance-window')) {
+      try {
+        const existing = physical.get(`maintenance-window:${r.logicalId}`);
+        const { v: _version, ...payload } = resolveRefs(r.payload, ids) as Record<string, any>;
+        // The construct omits what it does not set; a deploy replaces whole, so absent repetition clears it.
+        const body = { repeatUnit: null, repeatInterval: null, repeatEndsAt: null, tags: [], ...payload };
+        const view = existing
+          ? await windows.update(accountId, Number(existing), validateBody(MaintenanceWindowPut, body))
+          : await windows.create(accountId, validateBody(MaintenanceWindowCreate, body));
+        record(r, view.id);
+      } catch (err) { throw aboutResource(err, r); }
+    }
+    for (const r of ofType('status-page-service')) {
+      try {
+        const existing = physical.get(`status-page-service:${r.logicalId}`);
+        const body = validateBody<{ name: string }>(ServiceBody, resolveRefs(r.payload, ids));
+        const view = existing ? await pageServices.update(accountId, existing, body) : await pageServices.create(accountId, body);
+        record(r, view.id);
+      } catch (err) { throw aboutResource(err, r); }
+    }
+    for (const r of ofType('status-page')) {
+      try {
+        const existing = physical.get(`status-page:${r.logicalId}`);
+        const { cards, ...fields } = resolveRefs(r.payload, ids) as Record<string, any>;
+        // The construct's cards name services by id (resolved refs); the REST body by `{ id }`.
+        const restCards = Array.isArray(cards)
+          ? cards.map((c: Record<string, any>) => ({ ...c, services: Array.isArray(c?.services) ? c.services.map((id: unknown) => ({ id })) : c?.services }))
+          : cards;
+        // A deploy replaces whole: what the construct leaves out is cleared (or the default).
+        const body = validateBody<StatusPageBodyType>(StatusPageBody, {
+          customDomain: null, logo: null, favicon: null, redirectTo: null, defaultTheme: 'AUTO', ...fields, cards: restCards,
+        });
+        const view = existing ? await pages.update(accountId, existing, body) : await pages.create(accountId, body);
+        record(r, view.id);
+      } catch (err) { throw aboutResource(err, r); }
+    }
+    for (const r of ofType('dashboard')) {
+      try {
+        const existing = physical.get(`dashboard:${r.logicalId}`);
+        const body = validateBody<DashboardBodyInput>(DashboardBody, { ...DASHBOARD_DEPLOY_DEFAULTS, ...(resolveRefs(r.payload, ids) as Record<string, any>) });
+        const view = existing ? await dashboards.update(accountId, existing, body) : await dashboards.create(accountId, body);
+        record(r, view.dashboardId);
+      } catch (err) { throw aboutResource(err, r); }
+    }
     // Subscriptions: every check and group of the project gets exactly the ones the project declares.
     const subs = new Map<string, { alertChannelId: number; activated: boolean }[]>();
     for (const r of ofType('check')) subs.set(`check:${r.logicalId}`, []);
@@ -176,6 +244,10 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
         if (s.type === 'check') await checks.delete(accountId, s.physicalId);
         else if (s.type === 'check-group') await groups.delete(accountId, Number(s.physicalId));
         else if (s.type === 'alert-channel') await channels.delete(accountId, Number(s.physicalId));
+        else if (s.type === 'maintenance-window') await windows.delete(accountId, Number(s.physicalId));
+        else if (s.type === 'dashboard') await dashboards.delete(accountId, s.physicalId);
+        else if (s.type === 'status-page') await pages.delete(accountId, s.physicalId);
+        else if (s.type === 'status-page-service') await pageServices.delete(accountId, s.physicalId);
       } catch (err) {
         if (err instanceof LookoutError && err.code === 'NOT_FOUND') continue;
         throw aboutResource(err, s);

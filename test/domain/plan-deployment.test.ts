@@ -17,6 +17,20 @@ describe('planDeployment', () => {
     expect(plan.diff.every((d) => d.action === 'CREATE' && d.physicalId === null)).toBe(true);
   });
 
+  it('removes a status page before the services its cards name', () => {
+    const stored: StoredResource[] = [
+      { type: 'status-page-service', logicalId: 'svc', physicalId: 'uuid-s' },
+      { type: 'maintenance-window', logicalId: 'mw', physicalId: '4' },
+      { type: 'status-page', logicalId: 'page', physicalId: 'uuid-p' },
+      { type: 'dashboard', logicalId: 'board', physicalId: 'uuid-d' },
+    ];
+    const plan = planDeployment(stored, []);
+    expect(plan.issues).toEqual([]);
+    const at = (id: string) => plan.deletes.findIndex((r) => r.logicalId === id);
+    expect(at('page')).toBeLessThan(at('svc'));
+    expect(plan.deletes).toHaveLength(4);
+  });
+
   it('updates what it owns (physical id kept) and deletes what it no longer has, dependants first', () => {
     const stored: StoredResource[] = [
       { type: 'check-group', logicalId: 'old-grp', physicalId: '7' },
@@ -39,7 +53,7 @@ describe('planDeployment', () => {
   it.each([
     ['a reference to a logical id not in the project', [{ ...check, payload: { groupId: { ref: 'nope' } } }], 'api.payload.groupId', 'not a resource of the project'],
     ['an unknown resource type', [{ type: 'gizmo', logicalId: 'g1', payload: {} }], 'g1.type', 'unknown resource type "gizmo"'],
-    ['a resource type not supported yet', [{ type: 'status-page', logicalId: 'sp', payload: {} }], 'sp.type', 'not supported yet'],
+    ['a resource type not supported yet', [{ type: 'private-location', logicalId: 'sp', payload: {} }], 'sp.type', 'not supported yet'],
     ['a resource declared twice', [group, group], 'grp', 'declared twice'],
     ['a reference cycle', [
       { type: 'check', logicalId: 'x', payload: { groupId: { ref: 'y' } } },
