@@ -15,16 +15,15 @@
  * inside the server process, PostgreSQL gets whatever is left), which is also how it is deployed.
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type AutocannonRequest, type Result } from 'autocannon';
-import pg from 'pg';
 import type { StoreOptions } from '../src/store/create-store.js';
 import type { ReadyMessage } from './rest-server.js';
+import { benchBackends, type BackendRun } from './bench-backends.js';
 import { forkBenchServer, stopBenchServer } from './bench-process.js';
 
 const CHECKS = 1000;
@@ -32,13 +31,6 @@ const WARMUP_SECONDS = 2;
 
 /** Targets from the performance requirements: single-check req/s per storage, and p99 for all. */
 const TARGETS = { postgres: 4000, pglite: 1500, p99Ms: 25 };
-
-interface BackendRun {
-  name: string;
-  kind: 'pglite' | 'postgres';
-  options: StoreOptions;
-  cleanup(): Promise<void>;
-}
 
 interface Scenario {
   /** Short name for --scenarios. */
@@ -64,35 +56,6 @@ const DEFAULT_SCENARIOS = ['single', 'list'];
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
-}
-
-function backends(selected: string[]): BackendRun[] {
-  const runs: BackendRun[] = [];
-  if (selected.includes('pglite-memory')) runs.push({ name: 'pglite-memory', kind: 'pglite', options: {}, cleanup: async () => {} });
-  if (selected.includes('pglite-disk')) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'lookout-bench-'));
-    runs.push({ name: 'pglite-disk', kind: 'pglite', options: { dataDir: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) });
-  }
-  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (selected.includes('postgres') && !url) log('PostgreSQL skipped: set DATABASE_URL or TEST_DATABASE_URL to include it.');
-  if (selected.includes('postgres') && url) {
-    const schema = `bench_${randomBytes(5).toString('hex')}`;
-    runs.push({
-      name: 'postgres',
-      kind: 'postgres',
-      options: { databaseUrl: url, schema },
-      async cleanup() {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        } finally {
-          await client.end();
-        }
-      },
-    });
-  }
-  return runs;
 }
 
 /** Starts the server child and resolves once it has seeded its store and listens. */
@@ -181,7 +144,7 @@ async function main(): Promise<number> {
   log(`Lookout REST benchmark: ${CHECKS} checks, ${connections} connections, ${duration} s per scenario (+${WARMUP_SECONDS} s warm-up)`);
   // Load from other processes skews every figure; the load average makes that visible in the log.
   log(`Node ${process.version}, ${os.cpus().length} CPUs, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  const runs = backends(values.backends.split(',').map((s) => s.trim()));
+  const runs = benchBackends(values.backends.split(',').map((s) => s.trim()), log);
   let failures = 0;
   let timeouts = 0;
   for (const b of runs) {

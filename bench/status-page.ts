@@ -26,17 +26,17 @@
  * backend could not be measured (requests left unanswered for 10 s are reported as timeouts).
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type AutocannonRequest, type Options, type Result } from 'autocannon';
-import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { StoreOptions } from '../src/store/create-store.js';
 import type { StatusPageReadyMessage, StatusPageStatsMessage } from './status-page-server.js';
+import { benchBackends, type BackendRun } from './bench-backends.js';
 import { forkBenchServer, stopBenchServer } from './bench-process.js';
 
 const WARMUP_SECONDS = 2;
@@ -48,13 +48,6 @@ const CHROMIUM = process.env.LOOKOUT_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Targets of issue 10: req/s of each public document per storage, and p99 of shown − 2xx. */
 const TARGETS = { postgres: 3000, pglite: 1000, liveP99Ms: 2000 };
-
-interface BackendRun {
-  name: string;
-  kind: 'pglite' | 'postgres';
-  options: StoreOptions;
-  cleanup(): Promise<void>;
-}
 
 interface Scenario {
   key: string;
@@ -118,35 +111,6 @@ async function withCpu<T>(child: ChildProcess, run: () => Promise<T>): Promise<{
     server: serverBefore === null || serverAfter === null ? null : (serverAfter - serverBefore) / seconds,
     client: (client.user + client.system) / 1e6 / seconds,
   };
-}
-
-function backends(selected: string[]): BackendRun[] {
-  const runs: BackendRun[] = [];
-  if (selected.includes('pglite-memory')) runs.push({ name: 'pglite-memory', kind: 'pglite', options: {}, cleanup: async () => {} });
-  if (selected.includes('pglite-disk')) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'lookout-bench-'));
-    runs.push({ name: 'pglite-disk', kind: 'pglite', options: { dataDir: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) });
-  }
-  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (selected.includes('postgres') && !url) log('PostgreSQL skipped: set DATABASE_URL or TEST_DATABASE_URL to include it.');
-  if (selected.includes('postgres') && url) {
-    const schema = `bench_${randomBytes(5).toString('hex')}`;
-    runs.push({
-      name: 'postgres',
-      kind: 'postgres',
-      options: { databaseUrl: url, schema },
-      async cleanup() {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        } finally {
-          await client.end();
-        }
-      },
-    });
-  }
-  return runs;
 }
 
 function startServer(options: StoreOptions, redisUrl: string, profileFile: string | undefined) {
@@ -401,7 +365,7 @@ async function main(): Promise<number> {
   log(`Lookout status page benchmark: ${connections} connections, ${duration} s per scenario (+${WARMUP_SECONDS} s warm-up); live: ${phases.join(', ') || 'none'}, ${updates} updates per phase`);
   // Load from other processes skews every figure; the load average makes that visible in the log.
   log(`Node ${process.version}, ${os.cpus().length} CPUs, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  const runs = backends(values.backends.split(',').map((s) => s.trim()));
+  const runs = benchBackends(values.backends.split(',').map((s) => s.trim()), log);
   let failures = 0;
   let timeouts = 0;
   let browser: Browser | undefined;
