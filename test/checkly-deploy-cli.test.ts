@@ -32,7 +32,8 @@ const PAGE_SLUG = `shop-cli-${process.pid}`;
 
 /** The project's checks; `withDatabase: false` is the project after a removal. */
 const checksFile = ({ apiName, withDatabase }: { apiName: string; withDatabase: boolean }) => `
-import { ApiCheck, CheckGroupV2, Dashboard, EmailAlertChannel, MaintenanceWindow, StatusPage, StatusPageService, TcpMonitor } from 'checkly/constructs'
+import { ApiCheck, CheckGroupV2, Dashboard, EmailAlertChannel, MaintenanceWindow, PrivateLocation, StatusPage, StatusPageService, TcpMonitor } from 'checkly/constructs'
+const rack = new PrivateLocation('basement-rack', { name: 'Basement rack', slugName: 'basement-rack' })
 const email = new EmailAlertChannel('oncall-email', { address: 'oncall@example.test' })
 const group = new CheckGroupV2('shop-group', { name: 'Shop', locations: ['eu-west-1'] })
 new ApiCheck('homepage-api', { name: '${apiName}', group, alertChannels: [email], request: { url: 'https://shop.example.test/', method: 'GET' } })
@@ -40,7 +41,7 @@ const checkout = new StatusPageService('checkout-service', { name: 'Checkout' })
 new StatusPage('shop-status', { name: 'Shop status', url: '${PAGE_SLUG}', cards: [{ name: 'Shop', services: [checkout] }] })
 new Dashboard('shop-dashboard', { customUrl: '${PAGE_SLUG}', header: 'Shop', tags: ['shop'] })
 new MaintenanceWindow('release-window', { name: 'Release', tags: ['shop'], startsAt: new Date('2099-01-01T10:00:00Z'), endsAt: new Date('2099-01-01T11:00:00Z'), repeatUnit: 'WEEK', repeatInterval: 1 })
-${withDatabase ? "new TcpMonitor('database-port', { name: 'Database port', request: { hostname: 'db.example.test', port: 5432 } })" : ''}
+${withDatabase ? "new TcpMonitor('database-port', { name: 'Database port', privateLocations: [rack, 'office'], request: { hostname: 'db.example.test', port: 5432 } })" : ''}
 `;
 
 interface CliResult { code: number | null; stdout: string; stderr: string }
@@ -59,6 +60,8 @@ describe('checkly deploy, deploy --preview and destroy against Lookout', () => {
     writeFileSync(path.join(project, 'shop.check.mjs'), checksFile({ apiName: 'Homepage API', withDatabase: true }));
     // The project imports `checkly/constructs` as a real project would, from the installed package.
     symlinkSync(path.join(REPO, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+    // A private location the project names by slug: the CLI looks it up and lends it to the deploy by id.
+    expect((await server.a.request('POST', '/v1/private-locations', { name: 'Office', slugName: 'office' })).status).toBe(201);
   });
 
   afterAll(async () => {
@@ -105,6 +108,9 @@ describe('checkly deploy, deploy --preview and destroy against Lookout', () => {
     expect(deployed.stdout).toContain('Successfully deployed project "Shop monitoring" to account "Default account".');
     const first = await checks();
     expect(first.map((c) => c.name)).toEqual(['Database port', 'Homepage API']);
+    const locations = async () => ((await server.a.request('GET', '/v1/private-locations')).body as { slugName: string }[]).map((l) => l.slugName).sort();
+    expect(await locations()).toEqual(['basement-rack', 'office']);
+    expect((await server.a.request('GET', `/v1/checks/${first[0]!.id}`)).body.privateLocations).toEqual(['basement-rack', 'office']);
     const [groupView] = (await server.a.request('GET', '/v1/check-groups')).body;
     expect(groupView.name).toBe('Shop');
     expect(first[1]!.groupId).toBe(groupView.id);
@@ -132,6 +138,7 @@ describe('checkly deploy, deploy --preview and destroy against Lookout', () => {
     expect(await windows()).toEqual([]);
     expect(await pages()).toEqual([]);
     expect(await dashboards()).toEqual([]);
+    expect(await locations()).toEqual(['office']);
     expect((await server.a.request('GET', '/v1/status-pages/services')).body.entries).toEqual([]);
     expect((await server.a.request('GET', '/next/projects')).body).toEqual([]);
   });

@@ -24,6 +24,16 @@ const subscription = () => ({
   logicalId: 'check-alert-channel-subscription#home#mail', type: 'alert-channel-subscription', member: true,
   payload: { alertChannelId: { ref: 'mail' }, checkId: { ref: 'home' }, activated: true },
 });
+/** A private location of the project, and where a check or group runs in one (the CLI emits both for `privateLocations: [loc]`). */
+const location = (slugName = 'basement', logicalId = 'basement') => ({ logicalId, type: 'private-location', member: true, payload: { name: 'Basement rack', slugName } });
+const assignment = (checkLogicalId: string, locationLogicalId: string) => ({
+  logicalId: `private-location-check-assignment#${checkLogicalId}#${locationLogicalId}`, type: 'private-location-check-assignment', member: true,
+  payload: { privateLocationId: { ref: locationLogicalId }, checkId: { ref: checkLogicalId } },
+});
+const groupAssignment = (groupLogicalId: string, locationLogicalId: string) => ({
+  logicalId: `private-location-group-assignment#${groupLogicalId}#${locationLogicalId}`, type: 'private-location-group-assignment', member: true,
+  payload: { privateLocationId: { ref: locationLogicalId }, groupId: { ref: groupLogicalId } },
+});
 const bundle = (resources: unknown[], logicalId = 'shop-project') => ({ project: { logicalId, name: 'Shop', repoUrl: 'https://git.example.test/shop' }, sharedFiles: [], resources });
 const FULL = () => [channel(), group(), apiCheck(), tcpCheck(), subscription()];
 
@@ -274,9 +284,69 @@ describe.each(BACKENDS)('projects: checkly deploy, preview and destroy over REST
     expect((await s.a.request('GET', `/v1/dashboards/${id}`)).status).toBe(404);
   });
 
+  it('deploys private locations and where checks and groups run in them: created keyless, assigned, unassigned, removed', async () => {
+    const slug = `rack-${randomUUID().slice(0, 8)}`;
+    const lent = (await s.a.request('POST', '/v1/private-locations', { name: 'Office', slugName: `office-${randomUUID().slice(0, 8)}` })).body;
+    const resources = () => [
+      location(slug), group(), tcpCheck(), apiCheck(),
+      { logicalId: `private-location-${lent.id}`, type: 'private-location', member: false, physicalId: lent.id, payload: null },
+      assignment('db', 'basement'), assignment('db', `private-location-${lent.id}`), groupAssignment('shop', 'basement'),
+    ];
+    const first = await deploy(s.a, bundle(resources(), 'racks'));
+    expect(first.status, first.text).toBe(202);
+    const diff = first.body.result.diff;
+    expect(diff).toContainEqual({ type: 'private-location', logicalId: 'basement', physicalId: expect.any(String), action: 'CREATE' });
+    expect(diff).toContainEqual({ type: 'private-location-check-assignment', logicalId: `private-location-check-assignment#db#basement`, physicalId: null, action: 'CREATE' });
+    expect(diff.some((d: { logicalId: string }) => d.logicalId === `private-location-${lent.id}`)).toBe(false);
+    const locationId = physicalIdOf(diff, 'basement')!;
+    expect((await s.a.request('GET', `/v1/private-locations/${locationId}`)).body).toMatchObject({ name: 'Basement rack', slugName: slug, keys: [] });
+    expect((await s.a.request('GET', `/v1/checks/${physicalIdOf(diff, 'db')}`)).body.privateLocations).toEqual([slug, lent.slugName]);
+    expect((await s.a.request('GET', `/v1/checks/${physicalIdOf(diff, 'home')}`)).body.privateLocations).toEqual([]);
+    expect((await s.a.request('GET', `/v1/check-groups/${physicalIdOf(diff, 'shop')}`)).body.privateLocations).toEqual([slug]);
+
+    // The office assignment and the group's are dropped: both stop running there; the location itself is renamed in place.
+    const second = await deploy(s.a, bundle([
+      { ...location(slug), payload: { name: 'Basement rack 2', slugName: slug } }, group(), tcpCheck(), apiCheck(), assignment('db', 'basement'),
+    ], 'racks'));
+    expect(second.status, second.text).toBe(202);
+    expect(physicalIdOf(second.body.result.diff, 'basement')).toBe(locationId);
+    expect((await s.a.request('GET', `/v1/checks/${physicalIdOf(diff, 'db')}`)).body.privateLocations).toEqual([slug]);
+    expect((await s.a.request('GET', `/v1/check-groups/${physicalIdOf(diff, 'shop')}`)).body.privateLocations).toEqual([]);
+    expect((await s.a.request('GET', `/v1/private-locations/${locationId}`)).body.name).toBe('Basement rack 2');
+
+    // Gone from the project: the checks leave it first, then the location is deleted; the lent one stays.
+    const third = await deploy(s.a, bundle([group(), tcpCheck(), apiCheck()], 'racks'));
+    expect(third.status, third.text).toBe(202);
+    expect(third.body.result.diff).toContainEqual({ type: 'private-location', logicalId: 'basement', physicalId: locationId, action: 'DELETE' });
+    expect((await s.a.request('GET', `/v1/private-locations/${locationId}`)).status).toBe(404);
+    expect((await s.a.request('GET', `/v1/checks/${physicalIdOf(diff, 'db')}`)).body.privateLocations).toEqual([]);
+    expect((await s.a.request('GET', `/v1/private-locations/${lent.id}`)).status).toBe(200);
+    expect((await s.a.request('DELETE', '/v1/projects/racks')).status).toBe(202);
+  });
+
+  it('refuses to remove a private location that a check outside the project still runs in: 409, nothing applied', async () => {
+    const slug = `shared-${randomUUID().slice(0, 8)}`;
+    const first = await deploy(s.a, bundle([location(slug)], 'shared-rack'));
+    expect(first.status, first.text).toBe(202);
+    const locationId = physicalIdOf(first.body.result.diff, 'basement')!;
+    const outsider = await s.a.request('POST', '/v1/checks/tcp', { name: 'Outsider', request: { hostname: 'db.example.test', port: 5432 }, locations: [], privateLocations: [slug] });
+    expect(outsider.status, outsider.text).toBe(201);
+    const res = await deploy(s.a, bundle([], 'shared-rack'));
+    expect(res.status, res.text).toBe(409);
+    expect(res.body.message).toContain(slug);
+    expect((await s.a.request('GET', `/v1/private-locations/${locationId}`)).status).toBe(200);
+    expect((await s.a.request('DELETE', `/v1/checks/${outsider.body.id}`)).status).toBe(204);
+    expect((await deploy(s.a, bundle([], 'shared-rack'))).status).toBe(202);
+    expect((await s.a.request('GET', `/v1/private-locations/${locationId}`)).status).toBe(404);
+  });
+
   describe('bad input: a clear 400 naming the resource, nothing applied', () => {
     let theirGroup: number;
-    beforeAll(async () => { theirGroup = (await s.b.request('POST', '/v1/check-groups', { name: 'Theirs', locations: ['eu-west-1'] })).body.id; });
+    let theirLocation: string;
+    beforeAll(async () => {
+      theirGroup = (await s.b.request('POST', '/v1/check-groups', { name: 'Theirs', locations: ['eu-west-1'] })).body.id;
+      theirLocation = (await s.b.request('POST', '/v1/private-locations', { name: 'Their basement', slugName: `their-${randomUUID().slice(0, 8)}` })).body.id;
+    });
 
     it.each([
       ['a reference to a logical id not in the project', () => [apiCheck()], 'resources.home.payload.groupId'],
@@ -284,7 +354,17 @@ describe.each(BACKENDS)('projects: checkly deploy, preview and destroy over REST
         { ...group(), payload: { ...group().payload, setupSnippetId: { ref: 'home' } } }, apiCheck(),
       ], 'resources.shop'],
       ['an unknown resource type', () => [tcpCheck(), { logicalId: 'w', type: 'widget', payload: {} }], 'resources.w.type'],
-      ['a resource type not supported yet', () => [tcpCheck(), { logicalId: 'loc', type: 'private-location', payload: { name: 'Basement', slugName: 'basement' } }], 'resources.loc.type'],
+      ['a private location the private location routes refuse', () => [{ logicalId: 'loc', type: 'private-location', payload: { name: 'Basement', slugName: 'Not A Slug' } }],
+        'resources.loc.payload.slugName'],
+      ['a private location of another account lent by id', () => [
+        { logicalId: 'theirs-loc', type: 'private-location', member: false, physicalId: theirLocation, payload: null },
+        tcpCheck(), assignment('db', 'theirs-loc'),
+      ], 'resources.theirs-loc.physicalId'],
+      ['a private location lent by something that is not an id', () => [
+        { logicalId: 'odd-loc', type: 'private-location', member: false, physicalId: 'basement', payload: null },
+      ], 'resources.odd-loc.physicalId'],
+      ['an assignment whose private location is not one', () => [tcpCheck(), channel(), { ...assignment('db', 'mail'), logicalId: 'odd' }], 'resources.odd.payload'],
+      ['an assignment of a check the project does not own', () => [location(), { ...assignment('nobody', 'basement'), logicalId: 'odd' }], 'resources.odd.payload.checkId'],
       ['an unknown checkType', () => [{ ...tcpCheck(), payload: { ...tcpCheck().payload, checkType: 'SMOKE' } }], 'resources.db.payload.checkType'],
       ['a check the check routes refuse', () => [channel(), { ...tcpCheck(), payload: { ...tcpCheck().payload, frequency: 7 } }], 'resources.db.payload.frequency'],
       ['a group of another account named by physical id', () => [channel(), { ...tcpCheck(), payload: { ...tcpCheck().payload, groupId: theirGroup } }], 'resources.db.payload.groupId'],

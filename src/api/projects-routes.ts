@@ -11,9 +11,12 @@ import { errorBody } from './http-errors.js';
 
 const tags = ['Projects'];
 const SUPPORTED = 'Resource types reconciled: check (every checkType the check routes accept), check-group, alert-channel, '
-  + 'alert-channel-subscription, maintenance-window, status-page-service, status-page and dashboard. Private locations and their '
-  + 'assignments (and any other type) refuse the whole deploy with 400 naming `resources.<logicalId>.type`. Writes of a deploy '
-  + 'publish no live events: public pages see them on their next request.';
+  + 'alert-channel-subscription, private-location, private-location-check-assignment, private-location-group-assignment, '
+  + 'maintenance-window, status-page-service, status-page and dashboard; any other type refuses the whole deploy with 400 naming '
+  + '`resources.<logicalId>.type`. A check or group runs in the private locations its assignments name (plus any slugs its payload '
+  + 'lists); a private location a deploy creates has no key yet (`POST /v1/private-locations/{id}/keys`), and one still used by '
+  + 'checks outside the project is neither removed nor renamed (409). Writes of a deploy publish no live events: public pages see '
+  + 'them on their next request.';
 const REFS = '`{ "ref": "<logicalId>" }` in a payload names another resource of the project; a reference to a logical id the project '
   + 'does not have, or a reference cycle, is a 400 naming the resource. Physical ids (numbers, uuids) must be resources of the caller\'s account.';
 const SYNC = 'Deployments run synchronously: the 202 answer is already final (SUCCEEDED); a resource the existing routes would refuse makes the '

@@ -41,14 +41,14 @@ export interface DeploymentPlan {
   issues: Issue[];
 }
 
-/** Resource types the CLI emits that Lookout does not reconcile yet: refused whole, never skipped. */
-export const UNSUPPORTED_RESOURCE_TYPES = [
-  'private-location', 'private-location-check-assignment', 'private-location-group-assignment',
-] as const;
-
-/** Resource types a deploy reconciles, in the order removals are applied (dependants first). */
+/**
+ * Resource types a deploy reconciles, in the order removals are applied (dependants first): links
+ * (subscriptions, private location assignments) before what they link, private locations last,
+ * after the checks and groups that ran there.
+ */
 export const SUPPORTED_RESOURCE_TYPES = [
-  'alert-channel-subscription', 'check', 'check-group', 'alert-channel', 'maintenance-window', 'status-page', 'status-page-service', 'dashboard',
+  'alert-channel-subscription', 'private-location-check-assignment', 'private-location-group-assignment', 'check', 'check-group',
+  'alert-channel', 'maintenance-window', 'status-page', 'status-page-service', 'dashboard', 'private-location',
 ] as const;
 
 /** Every `{ ref }` in `value` with the dotted path it sits at. */
@@ -70,14 +70,12 @@ const keyOf = (r: { type: string; logicalId: string }) => `${r.type}\u0000${r.lo
 export function planDeployment(stored: readonly StoredResource[], submitted: readonly SubmittedResource[], opts: { preserveResources?: boolean } = {}): DeploymentPlan {
   const issues: Issue[] = [];
   const supported = new Set<string>(SUPPORTED_RESOURCE_TYPES);
-  const unsupported = new Set<string>(UNSUPPORTED_RESOURCE_TYPES);
   const byLogicalId = new Map<string, SubmittedResource>();
   const seen = new Set<string>();
   for (const r of submitted) {
     if (seen.has(keyOf(r))) issues.push({ key: r.logicalId, message: `is declared twice as a ${r.type}` });
     seen.add(keyOf(r));
-    if (unsupported.has(r.type)) issues.push({ key: `${r.logicalId}.type`, message: `resource type "${r.type}" is not supported yet by Lookout` });
-    else if (!supported.has(r.type)) issues.push({ key: `${r.logicalId}.type`, message: `unknown resource type "${r.type}"` });
+    if (!supported.has(r.type)) issues.push({ key: `${r.logicalId}.type`, message: `unknown resource type "${r.type}"` });
     if (r.member === false && (r.physicalId == null || r.physicalId === '')) {
       issues.push({ key: `${r.logicalId}.physicalId`, message: 'a resource outside the project (member: false) needs its physicalId' });
     }

@@ -1,3 +1,4 @@
+import { isUuid } from '../domain/is-uuid.js';
 import { codedError } from './errors.js';
 
 /**
@@ -17,12 +18,7 @@ export function fromGlobalId(id: string): { type: string; restId: string } | nul
   return { type: match[1]!, restId: match[2]! };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether `value` is a UUID (check ids). */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+export { isUuid };
 
 /** Whether `value` is a REST integer id (groups, channels, snippets). */
 export function isIntegerId(value: string): boolean {

@@ -83,14 +83,18 @@ export function createPrivateLocationService({ store }: { store: Store }) {
 
     get: async (accountId: string, id: string) => toPrivateLocationView(await read(store, accountId, id)),
 
-    /** Creates a location with its first key; the response is the only place that key's raw value appears. */
-    async create(accountId: string, body: { name: string; slugName: string; icon?: string | null; proxyUrl?: string | null }) {
+    /**
+     * Creates a location with its first key; the response is the only place that key's raw value
+     * appears. `withKey: false` (a deploy, whose answer shows no key) creates it keyless: its agents
+     * get a key from `POST /v1/private-locations/{id}/keys`.
+     */
+    async create(accountId: string, body: { name: string; slugName: string; icon?: string | null; proxyUrl?: string | null }, opts: { withKey?: boolean } = {}) {
       const input: PrivateLocationInput = { name: body.name, slugName: body.slugName, icon: body.icon || null, proxyUrl: body.proxyUrl || null };
       return store.transaction(async (repos) => {
         const id = randomUUID();
         if (!(await repos.privateLocations.insert(accountId, id, input))) throw slugTaken(input.slugName);
-        const key = (await createKey(repos, accountId, id))!;
-        return toPrivateLocationView(await read(repos, accountId, id), [key]);
+        const keys = opts.withKey === false ? [] : [(await createKey(repos, accountId, id))!];
+        return toPrivateLocationView(await read(repos, accountId, id), keys);
       });
     },
 

@@ -1,10 +1,12 @@
 import { AlertChannelCreate, AlertChannelUpdate } from '../contract/alert-channel-schemas.js';
 import { DashboardBody, type DashboardBodyInput } from '../contract/dashboard-schemas.js';
 import { MaintenanceWindowCreate, MaintenanceWindowPut } from '../contract/maintenance-window-schemas.js';
+import { PrivateLocationCreate, PrivateLocationUpdate } from '../contract/private-location-schemas.js';
 import { ServiceBody } from '../contract/status-page-incident-schemas.js';
 import { StatusPageBody, type StatusPageBodyType } from '../contract/status-page-schemas.js';
 import { validateBody } from '../contract/validation.js';
 import { CHECK_TYPES, type CheckType } from '../domain/catalog.js';
+import { isUuid } from '../domain/is-uuid.js';
 import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
 import { planDeployment, type DiffEntry, type StoredResource, type SubmittedResource } from '../domain/plan-deployment.js';
 import type { Store } from '../store/create-store.js';
@@ -16,6 +18,7 @@ import { createCheckGroupService } from './check-group-service.js';
 import { createCheckService } from './check-service.js';
 import { createDashboardService } from './dashboard-service.js';
 import { createMaintenanceWindowService } from './maintenance-window-service.js';
+import { createPrivateLocationService } from './private-location-service.js';
 import { createStatusPageIncidentService } from './status-page-incident-service.js';
 import { createStatusPagesService } from './status-pages-service.js';
 import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
@@ -108,6 +111,7 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
     const pageServices = createStatusPageIncidentService({ store: joined }).services;
     const pages = createStatusPagesService({ store: joined });
     const dashboards = createDashboardService({ store: joined, publicUrl });
+    const privateLocations = createPrivateLocationService({ store: joined });
     const physical = new Map(diff.filter((d) => d.physicalId != null).map((d) => [`${d.type}:${d.logicalId}`, d.physicalId!]));
     const ids = new Map<string, string | number>();
     const owned: StoredResource[] = [];
@@ -117,23 +121,63 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
       const entry = diff.find((d) => d.type === r.type && d.logicalId === r.logicalId);
       if (entry) entry.physicalId = id == null ? null : String(id);
     };
+    /** Slug of each private location of the deploy (project's own or lent), by logical id: checks run in slugs. */
+    const slugOf = new Map<string, string>();
     // Resources outside the project lend their ids, once they are known to be the caller's.
     for (const r of outside) {
       const id = String(r.physicalId);
+      const location = r.type === 'private-location' && isUuid(id) ? await repos.privateLocations.get(accountId, id) : undefined;
+      if (location) slugOf.set(r.logicalId, location.slug_name);
       const exists = r.type === 'alert-channel' ? (await repos.references.alertChannels(accountId, [Number(id)])).has(id)
         : r.type === 'check-group' ? (await repos.references.groups(accountId, [Number(id)])).has(id)
-          : r.type === 'check' ? (await repos.checks.get(accountId, id)) !== undefined
-            : false;
+          : r.type === 'check' ? isUuid(id) && (await repos.checks.get(accountId, id)) !== undefined
+            : location !== undefined;
       if (!exists) {
         throw new LookoutError('VALIDATION', `${r.type} "${r.logicalId}": ${r.type} ${id} does not exist in the account`, {
           issues: [{ key: `resources.${r.logicalId}.physicalId`, message: `${r.type} ${id} does not exist` }],
           source: 'payload',
         });
       }
-      ids.set(r.logicalId, r.type === 'check' ? id : Number(id));
+      ids.set(r.logicalId, r.type === 'check' || r.type === 'private-location' ? id : Number(id));
     }
-    // Kinds in dependency order: channels and groups name nothing, checks name groups, subscriptions name all.
+    // Kinds in dependency order: private locations, channels and groups name nothing, checks name groups, subscriptions name all.
     const ofType = (t: string) => submitted.filter((r) => r.type === t);
+    for (const r of ofType('private-location')) {
+      try {
+        const existing = physical.get(`private-location:${r.logicalId}`);
+        const body = resolveRefs(r.payload, ids) as Record<string, any>;
+        // A deploy replaces whole: an icon or proxy the construct no longer sets is removed ("").
+        const view = existing
+          ? await privateLocations.update(accountId, existing, validateBody(PrivateLocationUpdate, { ...body, icon: body?.icon ?? '', proxyUrl: body?.proxyUrl ?? '' }))
+          : await privateLocations.create(accountId, validateBody(PrivateLocationCreate, body), { withKey: false });
+        record(r, view.id);
+        slugOf.set(r.logicalId, view.slugName);
+      } catch (err) { throw aboutResource(err, r); }
+    }
+    // Assignments say where the project's checks and groups run privately: exactly the declared ones,
+    // besides any slugs a payload names itself.
+    const runsIn = new Map<string, string[]>();
+    for (const r of ofType('check')) runsIn.set(`check:${r.logicalId}`, []);
+    for (const r of ofType('check-group')) runsIn.set(`check-group:${r.logicalId}`, []);
+    for (const r of [...ofType('private-location-check-assignment'), ...ofType('private-location-group-assignment')]) {
+      const p = (r.payload ?? {}) as Record<string, any>;
+      const [kind, key] = r.type === 'private-location-check-assignment' ? ['check', 'checkId'] : ['check-group', 'groupId'];
+      const slug = typeof p.privateLocationId?.ref === 'string' ? slugOf.get(p.privateLocationId.ref) : undefined;
+      const list = typeof p[key]?.ref === 'string' ? runsIn.get(`${kind}:${p[key].ref}`) : undefined;
+      if (slug === undefined || list === undefined) {
+        throw new LookoutError('VALIDATION', `${r.type} "${r.logicalId}": must reference a private location and a ${kind} of the project`, {
+          issues: [{ key: `resources.${r.logicalId}.payload`, message: `needs privateLocationId as a reference to a private location, and ${key} as a reference to a ${kind} the project owns` }],
+          source: 'payload',
+        });
+      }
+      if (!list.includes(slug)) list.push(slug);
+      record(r, null);
+    }
+    /** The payload's own private locations and the assigned ones. */
+    const withPrivateLocations = (r: SubmittedResource, body: Record<string, any>) => {
+      const own: unknown[] = Array.isArray(body.privateLocations) ? body.privateLocations : [];
+      return { ...body, privateLocations: [...new Set([...own, ...runsIn.get(`${r.type}:${r.logicalId}`)!])] };
+    };
     for (const r of ofType('alert-channel')) {
       try {
         const existing = physical.get(`alert-channel:${r.logicalId}`);
@@ -147,7 +191,8 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
     for (const r of ofType('check-group')) {
       try {
         const existing = physical.get(`check-group:${r.logicalId}`);
-        const { v: _version, ...body } = resolveRefs(r.payload, ids) as Record<string, any>;
+        const { v: _version, ...payload } = resolveRefs(r.payload, ids) as Record<string, any>;
+        const body = withPrivateLocations(r, payload);
         const view = existing
           ? await groups.replace(accountId, Number(existing), body)
           : await groups.create(accountId, body, { autoAssignAlerts: false });
@@ -157,7 +202,8 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
     for (const r of ofType('check')) {
       try {
         const existing = physical.get(`check:${r.logicalId}`);
-        const { checkType, ...body } = resolveRefs(r.payload, ids) as Record<string, any>;
+        const { checkType, ...payload } = resolveRefs(r.payload, ids) as Record<string, any>;
+        const body = withPrivateLocations(r, payload);
         if (!(CHECK_TYPES as readonly string[]).includes(checkType)) {
           throw new LookoutError('VALIDATION', `unknown checkType "${String(checkType)}"`, { issues: [{ key: 'checkType', message: `must be one of ${CHECK_TYPES.join(', ')}` }] });
         }
@@ -248,6 +294,7 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
         else if (s.type === 'dashboard') await dashboards.delete(accountId, s.physicalId);
         else if (s.type === 'status-page') await pages.delete(accountId, s.physicalId);
         else if (s.type === 'status-page-service') await pageServices.delete(accountId, s.physicalId);
+        else if (s.type === 'private-location') await privateLocations.delete(accountId, s.physicalId);
       } catch (err) {
         if (err instanceof LookoutError && err.code === 'NOT_FOUND') continue;
         throw aboutResource(err, s);

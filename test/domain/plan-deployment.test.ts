@@ -44,6 +44,19 @@ describe('planDeployment', () => {
     expect(plan.deletes.map((d) => d.logicalId)).toEqual(['old-check', 'old-grp', 'old-mail']);
   });
 
+  it('removes private location assignments before the checks and the private locations after them', () => {
+    const stored = [
+      { type: 'private-location', logicalId: 'basement', physicalId: 'pl-1' },
+      { type: 'check', logicalId: 'api', physicalId: 'uuid-1' },
+      { type: 'private-location-check-assignment', logicalId: 'assign', physicalId: null },
+      { type: 'check-group', logicalId: 'grp', physicalId: '3' },
+      { type: 'private-location-group-assignment', logicalId: 'assign-grp', physicalId: null },
+    ];
+    expect(planDeployment(stored, []).deletes.map((d) => d.type)).toEqual([
+      'private-location-check-assignment', 'private-location-group-assignment', 'check', 'check-group', 'private-location',
+    ]);
+  });
+
   it('with preserveResources, keeps removed resources and reports them DETACHED', () => {
     const plan = planDeployment([{ type: 'check', logicalId: 'gone', physicalId: 'uuid-9' }], [], { preserveResources: true });
     expect(plan.deletes).toEqual([]);
@@ -53,7 +66,6 @@ describe('planDeployment', () => {
   it.each([
     ['a reference to a logical id not in the project', [{ ...check, payload: { groupId: { ref: 'nope' } } }], 'api.payload.groupId', 'not a resource of the project'],
     ['an unknown resource type', [{ type: 'gizmo', logicalId: 'g1', payload: {} }], 'g1.type', 'unknown resource type "gizmo"'],
-    ['a resource type not supported yet', [{ type: 'private-location', logicalId: 'sp', payload: {} }], 'sp.type', 'not supported yet'],
     ['a resource declared twice', [group, group], 'grp', 'declared twice'],
     ['a reference cycle', [
       { type: 'check', logicalId: 'x', payload: { groupId: { ref: 'y' } } },
