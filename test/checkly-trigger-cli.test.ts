@@ -33,6 +33,17 @@ describe.concurrent('checkly trigger against Lookout', () => {
       expect(res.status, res.text).toBe(201);
       ids[c.key] = res.body.id;
     }
+    // Passes only with the run-time variable: the account's own value is stale.
+    expect((await server.a.request('POST', '/v1/variables', { key: 'RUN_TOKEN', value: 'stale-token' })).status).toBe(201);
+    const token = await server.a.request('POST', '/v1/checks/api', {
+      name: 'Token API', tags: ['env'], locations: ['eu-central-1'],
+      request: {
+        url: `${target.http.url}/echo`, headers: [{ key: 'X-Token', value: '{{RUN_TOKEN}}' }],
+        assertions: [{ source: 'JSON_BODY', property: '$.headers.x-token', comparison: 'EQUALS', target: 'fresh-token-4711' }],
+      },
+    });
+    expect(token.status, token.text).toBe(201);
+    ids.token = token.body.id;
   });
 
   afterAll(async () => {
@@ -97,10 +108,31 @@ describe.concurrent('checkly trigger against Lookout', () => {
     expect(r.code).toBe(1);
   });
 
-  it('refuses run-time variables (not supported yet) instead of running without them', async () => {
-    const r = await trigger(['--tags', 'blog', '--env', 'TOKEN=abc']);
-    expect(r.code).toBe(1);
-    expect(r.stdout + r.stderr).toContain('environmentVariables');
+  it('runs with run-time variables (--env) over the account\'s, and keeps their values out of the results', async () => {
+    const stale = await trigger(['--tags', 'env', '--test-session-name', 'env-stale']);
+    expect(stale.code, stale.stdout + stale.stderr).toBe(1);
+    const r = await trigger(['--tags', 'env', '--env', 'RUN_TOKEN=fresh-token-4711', '--test-session-name', 'env-fresh']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const session = await sessionNamed('env-fresh');
+    expect(session.status).toBe('PASSED');
+    const result = await server.a.request('GET', `/v1/check-results/${ids.token}/${session.results[0].resultIds[0]}`);
+    expect(result.body.hasFailures).toBe(false);
+    expect(result.text).not.toContain('fresh-token-4711');
+    // Nothing of the run sticks to the check or the account.
+    expect((await server.a.request('GET', `/v1/checks/${ids.token}`)).body.environmentVariables).toEqual([]);
+    expect((await server.a.request('GET', '/v1/variables/RUN_TOKEN')).body.value).toBe('stale-token');
+  });
+
+  it('retries a failing check as --retries says, and without --retries runs each check once', async () => {
+    const r = await trigger(['--tags', 'payments', '--retries', '2', '--test-session-name', 'retried']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const retried = await sessionNamed('retried');
+    const final = await server.a.request('GET', `/v1/check-results/${ids.broken}/${retried.results[0].resultIds[0]}`);
+    expect(final.body).toMatchObject({ hasFailures: true, attempts: 3, resultType: 'FINAL' });
+    const once = await trigger(['--tags', 'payments', '--test-session-name', 'not-retried']);
+    expect(once.code).toBe(1);
+    const single = (await sessionNamed('not-retried')).results[0];
+    expect((await server.a.request('GET', `/v1/check-results/${ids.broken}/${single.resultIds[0]}`)).body.attempts).toBe(1);
   });
 
   it('answers 403 ERR_NO_MATCHING_CHECKS over REST when nothing matches', async () => {
@@ -114,6 +146,8 @@ describe.concurrent('checkly trigger against Lookout', () => {
     ['checkRunSuiteId', { checkRunSuiteId: 'a/b' }],
     ['checkId.0', { checkRunSuiteId: 's', checkId: ['not-a-uuid'] }],
     ['targetTags', { checkRunSuiteId: 's', targetTags: 'shop' }],
+    ['environmentVariables.0.key', { checkRunSuiteId: 's', environmentVariables: [{ key: 'NOT A KEY', value: 'x' }] }],
+    ['testRetryStrategy.maxRetries', { checkRunSuiteId: 's', testRetryStrategy: { type: 'FIXED', maxRetries: 99 } }],
   ])('answers 400 naming %s for a bad trigger body', async (key, body) => {
     const res = await server.a.request('POST', '/next/test-sessions/trigger', body);
     expect(res.status).toBe(400);

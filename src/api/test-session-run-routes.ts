@@ -6,6 +6,8 @@ import { ref } from '../contract/response-shape.js';
 import { responses } from '../contract/route-responses.js';
 import { errorBody } from './http-errors.js';
 import { triggeredSessionPlan } from '../domain/trigger-session-plan.js';
+import { RetryStrategy } from '../contract/common.js';
+import { VariableKey } from '../contract/variable-schemas.js';
 
 const tags = ['Test sessions'];
 
@@ -24,7 +26,7 @@ const RunLocation = Type.Union([
   Type.Object({ type: Type.Literal('PRIVATE'), slugName: Type.String({ minLength: 1, maxLength: 255 }), id: Type.Optional(Type.String({ maxLength: 64 })) }),
 ]);
 
-const KeyValue = Type.Object({ key: Type.String({ maxLength: 255 }), value: Type.String({ maxLength: 10_000 }) });
+const KeyValue = Type.Object({ key: VariableKey, value: Type.String({ maxLength: 65_536 }) });
 
 /** `checkly trigger`'s body (CLI v8 `TriggerRunner`). */
 const TriggerBody = Type.Object({
@@ -37,7 +39,7 @@ const TriggerBody = Type.Object({
   environmentVariables: Type.Optional(Type.Array(KeyValue, { maxItems: 200 })),
   repoInfo: Type.Optional(Type.Union([Type.Null(), Type.Object({}, { additionalProperties: true })])),
   environment: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 255 })])),
-  testRetryStrategy: Type.Optional(Type.Union([Type.Null(), Type.Object({}, { additionalProperties: true })])),
+  testRetryStrategy: Type.Optional(Type.Union([Type.Null(), RetryStrategy])),
   refreshCache: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 
@@ -52,16 +54,14 @@ export function testSessionRunRoutes(app: Api, { testSessions, store, mqttSessio
       description: 'Selects activated checks by `checkId` and `targetTags` (each inner list: a check carrying all those tags; '
         + 'the lists are alternatives). None matching answers 403 with `errorCode: ERR_NO_MATCHING_CHECKS`. Live results are '
         + 'published over MQTT (`/mqtt`) under `account/<accountId>/ad-hoc-check-results/<checkRunSuiteId>/<sequenceId>/...`. '
-        + '`environmentVariables` and `testRetryStrategy` are not supported yet (501).',
+        + '`environmentVariables` (`--env`) win over the account\'s, group\'s and check\'s variables of the same key for these runs '
+        + 'only, and are scrubbed from results like secrets; `testRetryStrategy` replaces each check\'s retry strategy (null: no retries).',
       body: TriggerBody,
-      response: responses({ 201: ref('TriggeredTestSession') }, 409, 501),
+      response: responses({ 201: ref('TriggeredTestSession') }, 409),
     },
   }, async (req, reply) => {
     const accountId = req.principal.accountId;
     const plan = triggeredSessionPlan(req.body);
-    if (!plan.ok) {
-      return reply.code(501).send(errorBody(501, `Not supported by Lookout yet: ${plan.unsupported.join(', ')} (run without them)`));
-    }
     const owned = plan.checkIds ? await store.testSessions.checksOwned(accountId, plan.checkIds) : undefined;
     const checkIds = owned ? plan.checkIds!.filter((id) => owned.has(id)) : undefined;
     const candidates = checkIds?.length === 0 ? [] : await store.testSessions.selectChecks(accountId, { checkIds, tags: plan.tags });
@@ -72,7 +72,7 @@ export function testSessionRunRoutes(app: Api, { testSessions, store, mqttSessio
     let session: Record<string, any>;
     try {
       session = await testSessions.trigger(accountId, {
-        checkIds: selected.map((c) => c.id), name: plan.name, runLocation: plan.runLocation, environment: plan.environment,
+        checkIds: selected.map((c) => c.id), name: plan.name, runLocation: plan.runLocation, environment: plan.environment, overrides: plan.overrides,
       });
     } catch (err) {
       // The service refuses an empty selection with NOT_FOUND; the CLI knows it as this 403.

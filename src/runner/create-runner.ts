@@ -4,6 +4,7 @@ import type { CheckType } from '../domain/catalog.js';
 import { heartbeatState } from '../domain/heartbeat-state.js';
 import { idleReason } from '../domain/idle-reason.js';
 import { LookoutError, notFound } from '../domain/lookout-error.js';
+import { withRunOverrides, type RunOverrides } from '../domain/run-overrides.js';
 import { locationsForSlot, slotIndex, cadenceOf } from '../domain/schedule-slots.js';
 import type { Store } from '../store/create-store.js';
 import type { ScheduledCheckRow } from '../store/runner-repository.js';
@@ -124,10 +125,11 @@ export function createRunner(options: RunnerOptions) {
      * resolves with the FINAL results once the run (with its retries) is over. A check with
      * nowhere to run (idleReason) and no location given is refused with CONFLICT (409).
      */
-    async runNow(accountId: string, checkId: string, opts: { testSessionId?: string | null; location?: string } = {}): Promise<RunOutcome> {
+    async runNow(accountId: string, checkId: string, opts: { testSessionId?: string | null; location?: string; overrides?: RunOverrides } = {}): Promise<RunOutcome> {
       const row = await store.runner.check(checkId);
       if (!row || row.account_id !== accountId) throw notFound('Check', checkId);
-      const check = toRunnable(row);
+      const runnable = toRunnable(row);
+      const check = { ...runnable, data: withRunOverrides(runnable.data, opts.overrides) };
       const { all } = lanes(check);
       if (check.checkType === 'HEARTBEAT') {
         const r = await record({

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { RunOverrides } from '../domain/run-overrides.js';
 import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
 import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -55,6 +56,8 @@ export interface TriggerInput {
   name?: string;
   runLocation?: string;
   environment?: string;
+  /** What the session's runs change about the checks (run-time variables, retries); never stored. */
+  overrides?: RunOverrides;
 }
 
 /** Options of the test session service. */
@@ -82,7 +85,7 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
     await bus.publish({ type: 'testSessionUpdated', accountId: row.account_id, testSessionId: row.id, testSession: toTestSessionView(row) });
   }
 
-  async function execute(accountId: string, id: string, entries: TestSessionCheckEntry[], environment: string | null, runLocation: string | null) {
+  async function execute(accountId: string, id: string, entries: TestSessionCheckEntry[], environment: string | null, runLocation: string | null, overrides?: RunOverrides) {
     const errorGroupIds: string[] = [];
     let next = 0;
     const persist = async (final: boolean) => {
@@ -102,7 +105,7 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
         entry.status = 'RUNNING';
         await persist(false);
         try {
-          const outcome = await runner.runNow(accountId, entry.checkId, { testSessionId: id, location: runLocation ?? undefined });
+          const outcome = await runner.runNow(accountId, entry.checkId, { testSessionId: id, location: runLocation ?? undefined, overrides });
           entry.sequenceId = outcome.sequenceId;
           entry.resultIds = outcome.finals.map((r) => String(r.id));
           entry.status = outcome.finals.some((r) => r.hasFailures) ? 'FAILED' : 'PASSED';
@@ -157,7 +160,7 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
         id, account_id: accountId, name: input.name ?? `Test session ${new Date().toISOString()}`, status: 'RUNNING',
         run_location: input.runLocation ?? null, environment: input.environment ?? null, check_ids: checks.map((c) => c.id), results: entries,
       });
-      const p = execute(accountId, id, entries.map((e) => ({ ...e })), input.environment ?? null, input.runLocation ?? null)
+      const p = execute(accountId, id, entries.map((e) => ({ ...e })), input.environment ?? null, input.runLocation ?? null, input.overrides)
         .catch((err) => logger.error({ err, testSessionId: id }, 'test session failed'))
         .finally(() => inFlight.delete(p));
       inFlight.add(p);
