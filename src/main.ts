@@ -34,6 +34,7 @@ import { createDashboardPageService } from './service/dashboard-page-service.js'
 import { createPublicStatusPageService } from './service/public-status-page-service.js';
 import { createGroupTriggerService } from './service/group-trigger-service.js';
 import { createMqttBroker, type MqttBroker } from './events/create-mqtt-broker.js';
+import { createMqttRelay } from './events/create-mqtt-relay.js';
 import { mqttAuthenticator } from './api/mqtt-authenticator.js';
 import { createMqttSessionStream } from './service/create-mqtt-session-stream.js';
 import { createCodeBundleStore } from './service/create-code-bundle-store.js';
@@ -98,8 +99,9 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     await testSessions.cancelInterrupted();
     // Live results of `checkly test|trigger`: a broker on the API's port, fed from the bus.
     const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store), logger, otherUpgradePaths: ['/graphql'] });
-    const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: (topic, message) => mqtt.publish(topic, message) });
-    const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: (topic, message) => mqtt.publish(topic, message) });
+    const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });
+    const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: mqttRelay.publish });
+    const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish });
     const context: ApiContext = {
       config,
       store,
@@ -129,6 +131,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     // Before the HTTP server closes: it would otherwise wait on the upgraded sockets.
     app.addHook('preClose', async () => {
       mqttSessionStream.close();
+      mqttRelay.close();
       await mqtt.close();
     });
     const graphql = await createGraphql({ app, config, logger, resolvers: SUBSCRIPTION_RESOLVER_MODULES });

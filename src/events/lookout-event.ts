@@ -74,8 +74,21 @@ export interface MaintenanceReminderDueEvent {
   maintenanceId: string;
 }
 
+/**
+ * A live message for the `checkly` CLI's MQTT topics. It goes through the bus because the CLI's
+ * `/mqtt` connection may be held by another process than the one running its session: every
+ * process's broker delivers it to its own subscribers. Internal: never on the public event stream.
+ */
+export interface MqttMessageEvent {
+  type: 'mqttMessage';
+  accountId: string;
+  /** `account/<accountId>/...`. */
+  topic: string;
+  message: unknown;
+}
+
 export type LookoutEvent = CheckResultCreatedEvent | CheckStatusChangedEvent | AlertNotifiedEvent | TestSessionUpdatedEvent
-  | PublicContentChangedEvent | IncidentUpdatedEvent | MaintenanceUpdatedEvent | MaintenanceReminderDueEvent;
+  | PublicContentChangedEvent | IncidentUpdatedEvent | MaintenanceUpdatedEvent | MaintenanceReminderDueEvent | MqttMessageEvent;
 export type LookoutEventType = LookoutEvent['type'];
 /** The event of one type. */
 export type EventOf<T extends LookoutEventType> = Extract<LookoutEvent, { type: T }>;

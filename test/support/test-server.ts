@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { createLookout, type Lookout } from '../../src/main.js';
+import type { StoreOptions } from '../../src/store/create-store.js';
 import { createAccountWithKey } from '../../src/service/bootstrap.js';
 import type { Backend } from './backends.js';
 import { BACKENDS } from './backends.js';
@@ -24,6 +25,8 @@ export interface TestClient {
 export interface TestServer {
   url: string;
   lookout: Lookout;
+  /** Where the server keeps its data: a second process of the same installation opens these. */
+  storeOptions: StoreOptions;
   /** The bootstrap account. */
   a: TestClient;
   /** A second, unrelated account. */
@@ -89,6 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url,
     lookout,
+    storeOptions,
     a: client(lookout.bootstrap.accountId, lookout.bootstrap.apiKey!),
     b: client(second.accountId, second.apiKey),
     raw,
