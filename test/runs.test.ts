@@ -153,6 +153,8 @@ describe('heartbeat pings', () => {
     const ping = await s.raw('GET', `/ping/${token}`);
     expect(ping.status).toBe(200);
     expect((await created).result).toMatchObject({ hasFailures: false, resultType: 'FINAL' });
+    // This process does not schedule (API only): a ping must not make it evaluate the deadline itself.
+    expect(s.lookout.runner.scheduler.stats().scheduled).toBe(0);
     expect((await s.raw('POST', `/ping/${token}/start`)).status).toBe(200);
     expect((await s.raw('POST', `/ping/${token}/fail`)).status).toBe(200);
     const results = await s.a.request('GET', `/v2/check-results/${hb.id}?limit=10`);

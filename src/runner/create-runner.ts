@@ -155,7 +155,9 @@ export function createRunner(options: RunnerOptions) {
         ? heartbeatPingProbe(at, { heartbeat: { event: 'ping' } })
         : errorProbe('HEARTBEAT_FAILED', 'The job reported a failure through /ping/{token}/fail', at, { failure: true });
       await record({ check, location, sequenceId: crypto.randomUUID(), attempts: 1, resultType: 'FINAL', probe });
-      await scheduler.refreshCheck(row.id);
+      // Only a scheduling process evaluates deadlines: an API-only one arming its own would record a
+      // second missed-heartbeat result beside the runner's. The runner reads the ping at its deadline.
+      if (options.schedule !== false) await scheduler.refreshCheck(row.id);
     },
 
     async close(): Promise<void> {
