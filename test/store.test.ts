@@ -94,6 +94,10 @@ describe.each(BACKENDS)('store contract on $name', (backend) => {
 describe('migration scripts', () => {
   it('split into statements on terminating semicolons, skipping comment lines', () => {
     expect(splitStatements('-- c;\nCREATE TABLE a (x int);\nCREATE INDEX i ON a (x);\n')).toEqual(['CREATE TABLE a (x int)', 'CREATE INDEX i ON a (x)']);
+    const fn = 'CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  NEW.x := 1;\n  RETURN NEW;\nEND\n$$';
+    expect(splitStatements(`CREATE TABLE a (x int);\n${fn};\nCREATE TRIGGER t BEFORE UPDATE ON a FOR EACH ROW EXECUTE FUNCTION f();\n`)).toEqual([
+      'CREATE TABLE a (x int)', fn, 'CREATE TRIGGER t BEFORE UPDATE ON a FOR EACH ROW EXECUTE FUNCTION f()',
+    ]);
   });
 });
 

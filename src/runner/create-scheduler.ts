@@ -68,7 +68,7 @@ export function createScheduler(options: SchedulerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let refreshTimer: NodeJS.Timeout | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
-  let lastSync: Date | null = null;
+  let lastSync: string | null = null;
   let stopped = false;
   let overlapsSkipped = 0;
   // Idle checks (idleReason) already logged: each is said once while it stays idle.
@@ -231,9 +231,9 @@ export function createScheduler(options: SchedulerOptions) {
   }
 
   async function refresh(): Promise<void> {
-    // The watermark is read from the database clock: an application clock that drifts from the
-    // database's would otherwise miss changes (or replay them).
-    const syncStart = new Date((await store.runner.databaseNow()).getTime() - 1_000);
+    // The horizon is taken before the read: a write committed after it (even by a transaction that
+    // began long before) has an id at or above it and is read next time.
+    const horizon = await store.runner.changeHorizon();
     const changed = await store.runner.checks(lastSync ?? undefined);
     const ids = new Set(await store.runner.checkIds());
     for (const [id, entry] of entries) {
@@ -244,7 +244,7 @@ export function createScheduler(options: SchedulerOptions) {
     }
     for (const id of idleLogged) if (!ids.has(id)) idleLogged.delete(id);
     for (const row of changed) await upsert(row, lastSync === null);
-    lastSync = syncStart;
+    lastSync = horizon;
     drain();
     arm();
   }

@@ -38,13 +38,24 @@ export async function migrate(db: Db, migrations: Migration[] = listMigrations()
   });
 }
 
-/** Splits a migration script on statement-ending semicolons (our migrations use no functions bodies). */
+/**
+ * Splits a migration script on statement-ending semicolons (a `;` at the end of a line), except
+ * inside a dollar-quoted body (`$$ ... $$`, function definitions), which stays one statement.
+ */
 export function splitStatements(sql: string): string[] {
-  return sql
-    .split('\n')
-    .filter((line) => !line.trim().startsWith('--'))
-    .join('\n')
-    .split(/;\s*(?:\n|$)/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const lines = sql.split('\n').filter((line) => !line.trim().startsWith('--'));
+  const statements: string[] = [];
+  let current: string[] = [];
+  let inBody = false;
+  for (const line of lines) {
+    current.push(line);
+    // Each `$$` opens or closes a body.
+    if ((line.match(/\$\$/g) ?? []).length % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      statements.push(current.join('\n').trim().replace(/;\s*$/, ''));
+      current = [];
+    }
+  }
+  statements.push(current.join('\n').trim());
+  return statements.filter(Boolean);
 }

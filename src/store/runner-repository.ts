@@ -29,24 +29,24 @@ export function createRunnerRepository(db: Queryable) {
     LEFT JOIN check_groups g ON g.id = c.group_id
     LEFT JOIN check_schedule sch ON sch.check_id = c.id`;
   return {
-    /** Every check, or those whose check or group changed after `since`. */
-    async checks(since?: Date): Promise<ScheduledCheckRow[]> {
-      if (!since) return db.query<ScheduledCheckRow>(SELECT);
-      return db.query<ScheduledCheckRow>(
-        `${SELECT} WHERE greatest(c.created_at, c.updated_at, g.created_at, g.updated_at) > $1`,
-        [since],
-      );
+    /**
+     * Every check, or those whose check or group was written by a transaction at or after `sinceXid`
+     * (a `changeHorizon()` taken before the previous read): committed late or not, none is missed.
+     */
+    async checks(sinceXid?: string): Promise<ScheduledCheckRow[]> {
+      if (!sinceXid) return db.query<ScheduledCheckRow>(SELECT);
+      return db.query<ScheduledCheckRow>(`${SELECT} WHERE c.change_xid >= $1::xid8 OR g.change_xid >= $1::xid8`, [sinceXid]);
+    },
+
+    /** The oldest transaction still running (or the next one): every write not yet visible will carry an id at or above it. */
+    async changeHorizon(): Promise<string> {
+      const [row] = await db.query<{ xmin: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
+      return row!.xmin;
     },
 
     async check(id: string): Promise<ScheduledCheckRow | undefined> {
       const [row] = await db.query<ScheduledCheckRow>(`${SELECT} WHERE c.id = $1`, [id]);
       return row;
-    },
-
-    /** The database's clock. */
-    async databaseNow(): Promise<Date> {
-      const [row] = await db.query<{ now: Date }>('SELECT now() AS now');
-      return row!.now;
     },
 
     /** The heartbeat check a ping token belongs to. */
