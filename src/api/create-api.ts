@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -132,8 +133,16 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
   });
 
   if (config.rateLimitMax > 0) {
+    // Several processes share one budget through Redis; a Redis outage lets requests through
+    // (skipOnError) rather than refusing every request of every account.
+    const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+    if (redis) {
+      redis.on('error', (err) => logger.warn({ err }, 'rate limit store (Redis) error'));
+      app.addHook('onClose', async () => { redis.disconnect(); });
+    }
     await app.register(rateLimit, {
       global: true,
+      ...(redis ? { redis, nameSpace: 'lookout:rate-limit:', skipOnError: true } : {}),
       max: config.rateLimitMax,
       timeWindow: 60_000,
       hook: 'preValidation',
