@@ -340,6 +340,26 @@ describe.each(BACKENDS)('projects: checkly deploy, preview and destroy over REST
     expect((await s.a.request('GET', `/v1/private-locations/${locationId}`)).status).toBe(404);
   });
 
+  it('stores a browser check with the project files it imports, named by their index in sharedFiles', async () => {
+    const browser = {
+      logicalId: 'home-browser', type: 'check', member: true,
+      payload: {
+        name: 'Home in a browser', checkType: 'BROWSER', locations: ['us-east-1'], frequency: 10, groupId: null,
+        script: "const { login } = require('./helpers/login.js')\nawait login(page)", scriptPath: 'home.spec.js', dependencies: [1],
+      },
+    };
+    const sharedFiles = [{ path: 'unused.js', content: '' }, { path: 'helpers/login.js', content: 'exports.login = async () => {}' }];
+    const res = await deploy(s.a, { ...bundle([browser], 'browser-files'), sharedFiles });
+    expect(res.status, res.text).toBe(202);
+    const check = await s.a.request('GET', `/v1/checks/${physicalIdOf(res.body.result.diff, 'home-browser')}`);
+    expect(check.body).toMatchObject({ scriptPath: 'home.spec.js', dependencies: [{ path: 'helpers/login.js', content: 'exports.login = async () => {}' }] });
+
+    const bad = await deploy(s.a, { ...bundle([{ ...browser, payload: { ...browser.payload, dependencies: [7] } }], 'browser-files'), sharedFiles });
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.body.validation.keys).toContain('resources.home-browser.payload.dependencies.0');
+    expect((await s.a.request('DELETE', '/v1/projects/browser-files')).status).toBe(202);
+  });
+
   describe('bad input: a clear 400 naming the resource, nothing applied', () => {
     let theirGroup: number;
     let theirLocation: string;

@@ -2,7 +2,7 @@ import Type from 'typebox';
 
 const LogicalId = Type.String({ minLength: 1, maxLength: 1024 });
 
-/** The body `checkly deploy` posts (`projectBundle.synthesize()` plus `repoInfo` and `sharedFiles`, which are ignored). */
+/** The body `checkly deploy` posts (`projectBundle.synthesize()` plus `repoInfo`, ignored, and `sharedFiles`: the project files checks' `dependencies` name by index). */
 export const ProjectDeployBody = Type.Object(
   {
     project: Type.Object(

@@ -7,6 +7,7 @@ import { StatusPageBody, type StatusPageBodyType } from '../contract/status-page
 import { validateBody } from '../contract/validation.js';
 import { CHECK_TYPES, type CheckType } from '../domain/catalog.js';
 import { isUuid } from '../domain/is-uuid.js';
+import { resolveSharedFiles } from '../domain/shared-file-refs.js';
 import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
 import { planDeployment, type DiffEntry, type StoredResource, type SubmittedResource } from '../domain/plan-deployment.js';
 import type { Store } from '../store/create-store.js';
@@ -27,6 +28,8 @@ import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
 export interface DeployBody {
   project: { logicalId: string; name: string; repoUrl?: string | null };
   resources: { logicalId: string; type: string; member?: boolean; physicalId?: string | number | null; payload: unknown }[];
+  /** Project files browser and multi-step checks import, named in their `dependencies` by index. */
+  sharedFiles?: unknown[];
 }
 
 /** A store whose `transaction` joins an already open one: the services' rules run inside the deploy's transaction. */
@@ -98,7 +101,10 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
   const projects = createProjectsRepository(store.db);
 
   /** Applies the resources in one transaction; answers the resources the project then owns and the diff with physical ids. */
-  async function apply(tx: Queryable, accountId: string, projectId: number, plan: { order: SubmittedResource[]; outside: SubmittedResource[]; deletes: StoredResource[] }, diff: DiffEntry[]) {
+  async function apply(
+    tx: Queryable, accountId: string, projectId: number, plan: { order: SubmittedResource[]; outside: SubmittedResource[]; deletes: StoredResource[] }, diff: DiffEntry[],
+    sharedFiles: unknown[] = [],
+  ) {
     const { order: submitted, outside, deletes } = plan;
     const repos = repositories(tx);
     const joined = joinedStore(store, repos);
@@ -204,6 +210,11 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
         const existing = physical.get(`check:${r.logicalId}`);
         const { checkType, ...payload } = resolveRefs(r.payload, ids) as Record<string, any>;
         const body = withPrivateLocations(r, payload);
+        if (Array.isArray(body.dependencies)) {
+          const resolved = resolveSharedFiles(body.dependencies, sharedFiles, 'dependencies');
+          if ('issues' in resolved) throw new LookoutError('VALIDATION', 'dependencies name files sharedFiles does not hold', { issues: resolved.issues });
+          body.dependencies = resolved.files;
+        }
         if (!(CHECK_TYPES as readonly string[]).includes(checkType)) {
           throw new LookoutError('VALIDATION', `unknown checkType "${String(checkType)}"`, { issues: [{ key: 'checkType', message: `must be one of ${CHECK_TYPES.join(', ')}` }] });
         }
@@ -346,7 +357,7 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
         const current = await createProjectsRepository(tx).resources(projectId);
         const fresh = planDeployment(current, submitted, { preserveResources: opts.preserveResources });
         plan.diff.splice(0, plan.diff.length, ...fresh.diff);
-        await apply(tx, accountId, projectId, fresh, plan.diff);
+        await apply(tx, accountId, projectId, fresh, plan.diff, Array.isArray(body.sharedFiles) ? body.sharedFiles : []);
       }));
     },
 
