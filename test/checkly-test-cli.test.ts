@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { constants as fsConstants, accessSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,6 +9,7 @@ import { createCodeBundleStore } from '../src/service/create-code-bundle-store.j
 import { runChecklyCli } from './support/mqtt-cli.js';
 import { BACKENDS } from './support/backends.js';
 import { startHttpTarget, type HttpTarget } from './support/http-target.js';
+import { startPageTarget } from './support/page-target.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
 
 /**
@@ -18,6 +19,16 @@ import { startTestServer, type TestClient, type TestServer } from './support/tes
  */
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = process.env.LOOKOUT_CHROMIUM_PATH || '/usr/bin/chromium';
+const chromiumInstalled = (() => {
+  try {
+    accessSync(CHROMIUM, fsConstants.X_OK);
+    return statSync(CHROMIUM).isFile();
+  } catch {
+    return false;
+  }
+})();
+if (!chromiumInstalled) console.warn(`checkly-test-cli.test.ts: skipping the browser run, no Chromium at ${CHROMIUM} (apt-get install chromium or set LOOKOUT_CHROMIUM_PATH)`);
 
 const CONFIG = `import { defineConfig } from 'checkly'
 export default defineConfig({
@@ -37,7 +48,7 @@ describe('checkly test against Lookout', () => {
 
   beforeAll(async () => {
     storage = mkdtempSync(path.join(os.tmpdir(), 'lookout-storage-'));
-    [server, target] = await Promise.all([startTestServer({ config: { assetsDir: storage } }), startHttpTarget()]);
+    [server, target] = await Promise.all([startTestServer({ config: { assetsDir: storage, chromiumPath: CHROMIUM } }), startHttpTarget()]);
     home = mkdtempSync(path.join(os.tmpdir(), 'lookout-test-home-'));
     project = mkdtempSync(path.join(os.tmpdir(), 'lookout-test-project-'));
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'shop-monitoring', version: '1.0.0', type: 'module' }));
@@ -89,24 +100,103 @@ new ApiCheck('payments-api', { name: 'Payments API', request: { url: '${target.h
     expect((await server.b.request('GET', `/v1/test-sessions/${id}/results/${byName['Cart API'].resultIds[0]}`)).status).toBe(404);
   });
 
-  it('refuses a project with a check type it cannot run as submitted, naming it (400), and runs nothing', async () => {
-    const browser = mkdtempSync(path.join(os.tmpdir(), 'lookout-test-browser-'));
+  it.skipIf(!chromiumInstalled)('runs browser and multi-step checks with their local files: a right title passes, a wrong one fails', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lookout-test-browser-'));
+    const site = await startPageTarget('Lookout Shop');
     try {
-      writeFileSync(path.join(browser, 'package.json'), JSON.stringify({ name: 'browser-project', version: '1.0.0', type: 'module' }));
-      writeFileSync(path.join(browser, 'checkly.config.mjs'), CONFIG.replace("'shop-monitoring'", "'browser-project'"));
-      writeFileSync(path.join(browser, 'home.check.mjs'), `
-import { BrowserCheck } from 'checkly/constructs'
-new BrowserCheck('home-browser', { name: 'Home page', code: { content: "console.log('hi')" } })
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'browser-project', version: '1.0.0', type: 'module' }));
+      writeFileSync(path.join(dir, 'checkly.config.mjs'), CONFIG.replace("'shop-monitoring'", "'browser-project'"));
+      mkdirSync(path.join(dir, 'checks', 'helpers'), { recursive: true });
+      mkdirSync(path.join(dir, 'shared'));
+      // A TypeScript helper beside the specs, and a JavaScript one a folder up: both reach the runner as `dependencies`.
+      writeFileSync(path.join(dir, 'checks', 'helpers', 'shop.ts'), `
+import { SHOP_URL } from '../../shared/site.js'
+export async function openHome(page: { goto(url: string): Promise<unknown> }): Promise<void> {
+  await page.goto(SHOP_URL)
+}
 `);
-      symlinkSync(path.join(REPO, 'node_modules'), path.join(browser, 'node_modules'), 'dir');
-      const before = (await server.b.request('GET', '/v1/test-sessions')).body.entries.length;
-      const r = await runChecklyCli(['test'], { server, client: server.b, home, cwd: browser });
+      writeFileSync(path.join(dir, 'shared', 'site.js'), `export const SHOP_URL = '${site.url}/'\nexport const CART_URL = '${site.url}/api/cart'\n`);
+      const spec = (title: string) => `
+import { test, expect } from '@playwright/test'
+import { openHome } from './helpers/shop'
+
+const wanted: string = '${title}'
+test('the home page has its title', async ({ page }) => {
+  await openHome(page)
+  await expect(page).toHaveTitle(wanted)
+})
+`;
+      writeFileSync(path.join(dir, 'checks', 'home.spec.ts'), spec('Lookout Shop'));
+      writeFileSync(path.join(dir, 'checks', 'wrong.spec.ts'), spec('Another Shop'));
+      writeFileSync(path.join(dir, 'checks', 'cart.spec.js'), `
+import { test, expect } from '@playwright/test'
+import { CART_URL } from '../shared/site.js'
+
+test('the cart answers', async ({ request }) => {
+  const res = await request.get(CART_URL)
+  expect(res.status()).toBe(200)
+  expect(await res.json()).toEqual({ items: 3 })
+})
+`);
+      writeFileSync(path.join(dir, 'shop.check.mjs'), `
+import { BrowserCheck, MultiStepCheck } from 'checkly/constructs'
+new BrowserCheck('home-browser', { name: 'Home page', code: { entrypoint: './checks/home.spec.ts' } })
+new BrowserCheck('wrong-browser', { name: 'Wrong title', code: { entrypoint: './checks/wrong.spec.ts' } })
+new MultiStepCheck('cart-flow', { name: 'Cart flow', code: { entrypoint: './checks/cart.spec.js' } })
+`);
+      symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+      const r = await runChecklyCli(['test', '--test-session-name', 'browser-run'], { server, client: server.b, home, cwd: dir });
+      expect(r.stdout + r.stderr).toMatch(/1 failed, 2 passed, 3 total/);
       expect(r.code).toBe(1);
-      expect(r.stdout + r.stderr).toContain('BROWSER checks cannot run from `checkly test` on Lookout yet');
-      expect((await server.b.request('GET', '/v1/test-sessions')).body.entries.length).toBe(before);
+
+      const listed = (await server.b.request('GET', '/v1/test-sessions')).body.entries as Record<string, any>[];
+      const id = listed.find((x) => x.name === 'browser-run')!.id;
+      const session = (await server.b.request('GET', `/v1/test-sessions/${id}`)).body;
+      expect(session.status).toBe('FAILED');
+      const byName = Object.fromEntries(session.results.map((e: Record<string, any>) => [e.name, e]));
+      expect(byName['Home page']).toMatchObject({ status: 'PASSED', checkType: 'BROWSER' });
+      expect(byName['Wrong title']).toMatchObject({ status: 'FAILED', checkType: 'BROWSER' });
+      expect(byName['Cart flow']).toMatchObject({ status: 'PASSED', checkType: 'MULTI_STEP' });
+      const result = async (name: string) => {
+        const res = await server.b.request('GET', `/v1/test-sessions/${id}/results/${byName[name].resultIds[0]}`);
+        expect(res.status, res.text).toBe(200);
+        return res.body as Record<string, any>;
+      };
+      const passed = await result('Home page');
+      expect(passed).toMatchObject({ checkType: 'BROWSER', hasFailures: false, resultType: 'FINAL', runLocation: 'eu-central-1' });
+      expect(passed.browserCheckResult).toMatchObject({ type: 'PLAYWRIGHT', errors: [] });
+      expect(passed.browserCheckResult.browserVersion).toEqual(expect.any(String));
+      const failed = await result('Wrong title');
+      expect(failed).toMatchObject({ checkType: 'BROWSER', hasFailures: true });
+      expect(JSON.stringify(failed.browserCheckResult.errors)).toContain('Lookout Shop');
+      const flow = await result('Cart flow');
+      expect(flow).toMatchObject({ checkType: 'MULTI_STEP', hasFailures: false, browserCheckResult: null });
+      // Request-only: no browser was started for it.
+      expect(flow.multiStepCheckResult).toMatchObject({ type: 'PLAYWRIGHT', errors: [], browserVersion: null });
+      expect((await server.b.request('GET', '/v1/checks')).body).toEqual([]);
     } finally {
-      rmSync(browser, { recursive: true, force: true });
+      await site.close();
+      rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('fails a browser job whose file would land outside its folder, naming the path, and writes nothing there', async () => {
+    const escape = `lookout-escape-${process.pid}.js`;
+    const started = await server.a.request('POST', '/v1/test-sessions/run', {
+      name: 'escape',
+      checkRunJobs: [{
+        checkType: 'BROWSER', logicalId: 'escape', name: 'Escape', script: "require('./helper.js')", scriptPath: 'checks/a.spec.js',
+        dependencies: [0, 1], environmentVariables: [],
+      }],
+      sharedFiles: [{ path: 'checks/helper.js', content: '' }, { path: `../../../../../../tmp/${escape}`, content: 'owned' }],
+    });
+    expect(started.status, started.text).toBe(202);
+    const done = await server.a.request('GET', `/v1/test-sessions/${started.body.testSessionId}/completion?maxWaitSeconds=10`);
+    expect(done.body.status).toBe('FAILED');
+    const res = await server.a.request('GET', `/v1/test-sessions/${started.body.testSessionId}/results/${done.body.results[0].resultIds[0]}`);
+    expect(res.body.browserCheckResult.errors[0]).toMatchObject({ code: 'DEPENDENCY_ERROR' });
+    expect(res.body.browserCheckResult.errors[0].message).toContain(`dependencies.1.path "../../../../../../tmp/${escape}" points outside the project`);
+    expect(existsSync(path.join(os.tmpdir(), escape))).toBe(false);
   });
 
   it('applies --env variables to the submitted checks and --retries to their runs (ATTEMPT, then FINAL)', async () => {
@@ -154,11 +244,16 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
     ['checkRunJobs', {}],
     ['checkRunJobs', { checkRunJobs: [] }],
     ['checkRunJobs.0.checkType', { checkRunJobs: [{ checkType: 'HEARTBEAT', name: 'Nightly' }] }],
+    ['checkRunJobs.1.checkType', { checkRunJobs: [{ checkType: 'API', name: 'Up', request: { url: 'http://127.0.0.1:9/', method: 'GET' } }, { checkType: 'PLAYWRIGHT', name: 'Suite' }] }],
+    ['checkRunJobs.0.checkType', { checkRunJobs: [{ checkType: 'AGENTIC', name: 'Agent' }] }],
+    ['checkRunJobs.0.dependencies.1', { checkRunJobs: [{ checkType: 'BROWSER', name: 'Home', script: 'x', dependencies: [0, 7] }], sharedFiles: [{ path: 'a.js', content: '' }] }],
+    ['checkRunJobs.0.dependencies.0.path', { checkRunJobs: [{ checkType: 'MULTI_STEP', name: 'Flow', script: 'x', dependencies: [{ content: '' }] }] }],
     ['checkRunJobs.0.request', { checkRunJobs: [{ checkType: 'API', name: 'No request' }] }],
   ])('answers 400 naming %s for a bad run body', async (key, body) => {
     const res = await server.a.request('POST', '/v1/test-sessions/run', body);
     expect(res.status, res.text).toBe(400);
     expect(res.body.validation.keys).toContain(key);
+    if (key.endsWith('checkType')) expect(res.body.message).toContain('checks cannot run from `checkly test` on Lookout yet');
   });
 
   it.each([

@@ -99,7 +99,9 @@ export function testSessionRunRoutes(app: Api, { testSessions, store, mqttSessio
     schema: {
       operationId: 'runSubmittedChecks', tags, summary: 'Run submitted checks as a test session (checkly test)',
       description: `Runs each of \`checkRunJobs\` (a check payload as \`checkly test\` sends it, validated like a check create) in \`runLocation\`. `
-        + 'Supported: API, URL, TCP, DNS and ICMP checks; any other type refuses the run with 400 naming it. Live results go to '
+        + 'Supported: API, URL, TCP, DNS, ICMP, BROWSER and MULTI_STEP checks; a browser or multi-step job runs its `script` '
+        + 'with its `dependencies` (the project files it imports, `{path, content}` or indexes into `sharedFiles`) beside it at '
+        + '`scriptPath`. PLAYWRIGHT, AGENTIC and HEARTBEAT refuse the run with 400 naming the job\'s `checkType`. Live results go to '
         + 'MQTT (`account/<accountId>/ad-hoc-check-results/<checkRunSuiteId>/...`); results are read at `/v1/test-sessions/{id}/results/{resultId}`.',
       body: Type.Object({
         name: Type.Optional(Type.String({ maxLength: 255 })),
@@ -119,6 +121,7 @@ export function testSessionRunRoutes(app: Api, { testSessions, store, mqttSessio
     if (!testSessionRuns) return notConfigured(reply);
     const started = await testSessionRuns.run(req.principal.accountId, {
       name: req.body.name, checkRunJobs: req.body.checkRunJobs as Record<string, any>[], runLocation: req.body.runLocation, environment: req.body.environment,
+      sharedFiles: req.body.sharedFiles,
     });
     return reply.code(202).send(started);
   });

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { format } from 'node:util';
 import vm from 'node:vm';
 import { createExpect, ExpectationError } from './browser-expect.mjs';
+import { createProjectModules, isTypeScript, stripTypes } from './project-modules.mjs';
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -44,17 +45,20 @@ process.once('message', (job) => {
 send({ type: 'ready' });
 
 /**
- * job: {script, needsBrowser, chromiumPath, launchArgs, variables, deadlineAt (epoch ms by which
+ * job: {script, entryPath (project-relative path of the script), projectDir (the working folder
+ * holding the check's dependency files), files (their project-relative paths), needsBrowser, chromiumPath, launchArgs, variables, deadlineAt (epoch ms by which
  * the script must be done), timeoutMs (for messages), timeoutCode (the error code of a run out of
  * time), actionTimeoutMs, screenshotTimeoutMs, shotsDir}.
  */
 async function main(job) {
   let run;
   try {
-    run = compile(job.script);
+    run = compile(isTypeScript(job.entryPath ?? '') ? stripTypes(job.script, job.entryPath) : job.script);
   } catch (err) {
-    return finish({ error: describeSyntaxError(err) });
+    // esbuild reports TypeScript it cannot parse as {errors: [{text, location: {line}}]}.
+    return finish({ error: err?.errors?.[0] ? describeTransformError(err.errors[0]) : describeSyntaxError(err) });
   }
+  projectFiles = job.files ?? [];
   // Loaded after the compile (it takes a good part of a second) so a syntax error comes back at once.
   const { chromium, request: apiRequest } = nodeRequire('playwright-core');
 
@@ -106,11 +110,14 @@ async function main(job) {
     playwright: { chromium: chromiumShim, request: apiRequest },
     'playwright-core': { chromium: chromiumShim, request: apiRequest },
   };
-  const scriptRequire = (id) => {
+  const packageRequire = (id) => {
     if (isBuiltin(id)) return nodeRequire(id);
     if (Object.hasOwn(modules, id)) return modules[id];
-    throw new Error(`Cannot require "${id}": scripts may require Node.js built-in modules and @playwright/test only`);
+    throw new Error(`Cannot require "${id}": scripts may require Node.js built-in modules, @playwright/test and the project's own files only`);
   };
+  // Relative ids resolve from the entry's place in the project to the check's dependency files.
+  const scriptRequire = createProjectModules({ projectDir: job.projectDir, files: projectFiles, fallback: packageRequire })
+    .requireFrom(job.entryPath ?? SCRIPT_FILE);
   const globals = {
     page: rt.page, context: rt.context, browser: rt.browser, request, expect, test: registry.test, require: scriptRequire,
   };
@@ -219,9 +226,23 @@ function importAsRequire(clause, spec) {
   return parts.join(' ');
 }
 
-/** Lines of a stack trace that point into the script (the runner's own frames say nothing). */
+/** The project's files (set from the job), whose frames a stack trace keeps besides the script's. */
+let projectFiles = [];
+
+/** Lines of a stack trace that point into the script or its files (the runner's own frames say nothing). */
 function scriptFrames(stack) {
-  return String(stack ?? '').split('\n').filter((l) => l.includes(`${SCRIPT_FILE}:`)).map((l) => l.trim()).join('\n');
+  const names = [SCRIPT_FILE, ...projectFiles].map((f) => `${f}:`);
+  return String(stack ?? '').split('\n').filter((l) => names.some((n) => l.includes(n))).map((l) => l.trim()).join('\n');
+}
+
+/** A TypeScript entry esbuild could not parse, reported like a syntax error of the script. */
+function describeTransformError(e) {
+  const line = e.location?.line;
+  return {
+    code: 'SCRIPT_SYNTAX_ERROR',
+    message: `SyntaxError: ${e.text}${line ? ` (${e.location.file || SCRIPT_FILE}:${line})` : ''}`,
+    stack: '',
+  };
 }
 
 function describeError(err) {

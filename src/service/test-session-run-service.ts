@@ -6,6 +6,7 @@ import { LookoutError, notFound, type Issue } from '../domain/lookout-error.js';
 import { resultMeasurements } from '../domain/result-measurements.js';
 import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
 import { runErrorMessages } from '../domain/run-error-messages.js';
+import { resolveSharedFiles } from '../domain/shared-file-refs.js';
 import { CHECK_CREATE_SCHEMAS } from '../contract/check-schemas.js';
 import { validateBody } from '../contract/validation.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -17,8 +18,11 @@ import type { TestSessionCheckEntry } from '../store/test-sessions-repository.js
 import { toResultView } from './result-view.js';
 import { toTestSessionView } from './test-session-service.js';
 
-/** Check types `checkly test` can run as submitted: those needing no code bundle. */
-export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP'] as const;
+/**
+ * Check types `checkly test` can run as submitted: those needing no code bundle. BROWSER and
+ * MULTI_STEP jobs carry their script and its local files (`dependencies`) in the job itself.
+ */
+export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP'] as const;
 
 /** Keys the CLI adds to a check's payload for a test run, not part of the check itself. */
 const RUN_ONLY_KEYS = ['checkType', 'logicalId', 'filePath', 'sourceInfo', 'group', 'groupId', 'testRetryStrategy', 'alertChannelSubscriptions'];
@@ -37,6 +41,11 @@ export interface SubmittedRun {
   checkRunJobs: Record<string, any>[];
   runLocation?: string | { type: string; region?: string; slugName?: string };
   environment?: string | null;
+  /**
+   * The project's files the jobs share (`[{path, content}]`): CLI v8 sends a job's `dependencies`
+   * as indexes into this list.
+   */
+  sharedFiles?: unknown[];
 }
 
 /** Options of the service. */
@@ -54,9 +63,10 @@ export interface TestSessionRunServiceOptions {
 
 /**
  * `checkly test`: checks run as submitted, never stored as checks, in one test session. Each job is
- * validated as a check create of its type would be; a type that needs the code bundle (browser,
- * multi-step, Playwright) or cannot run now (heartbeat, agentic) refuses the whole run with 400
- * naming it. Results are kept with the session (`/v1/test-sessions/{id}/results/{resultId}`) and
+ * validated as a check create of its type would be; a type that needs the code bundle (Playwright
+ * check suites) or cannot run now (heartbeat, agentic) refuses the whole run with 400 naming it.
+ * BROWSER and MULTI_STEP jobs run their `script` with the executor of scheduled checks, their
+ * `dependencies` (indexes into `sharedFiles`, resolved here) written beside it for the run. Results are kept with the session (`/v1/test-sessions/{id}/results/{resultId}`) and
  * streamed to the CLI's MQTT topics as they come (ATTEMPT and FINAL).
  */
 export function createTestSessionRunService(options: TestSessionRunServiceOptions) {
@@ -65,7 +75,7 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
   const shutdown = new AbortController();
   const inFlight = new Set<Promise<void>>();
 
-  function toSubmitted(accountId: string, jobs: Record<string, any>[]): SubmittedCheck[] {
+  function toSubmitted(accountId: string, jobs: Record<string, any>[], sharedFiles: unknown[]): SubmittedCheck[] {
     const issues: Issue[] = [];
     const out: SubmittedCheck[] = [];
     jobs.forEach((job, i) => {
@@ -78,6 +88,14 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       for (const key of RUN_ONLY_KEYS) delete body[key];
       // Test runs retry as the CLI says (`--retries`), not as the check would when scheduled; validated as a check's own.
       body.retryStrategy = job.testRetryStrategy ?? null;
+      if (Array.isArray(job.dependencies)) {
+        const resolved = resolveSharedFiles(job.dependencies, sharedFiles, `checkRunJobs.${i}.dependencies`);
+        if ('issues' in resolved) {
+          issues.push(...resolved.issues);
+          return;
+        }
+        body.dependencies = resolved.files;
+      }
       try {
         const valid = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type as CheckType], body, `checkRunJobs.${i}`));
         const data = withCheckDefaults(type as CheckType, valid as CheckData, publicUrl);
@@ -161,7 +179,7 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       if (!Array.isArray(input.checkRunJobs) || input.checkRunJobs.length === 0) {
         throw new LookoutError('VALIDATION', 'checkRunJobs must list the checks to run', { issues: [{ key: 'checkRunJobs', message: 'must be a non-empty list' }] });
       }
-      const submitted = toSubmitted(accountId, input.checkRunJobs);
+      const submitted = toSubmitted(accountId, input.checkRunJobs, Array.isArray(input.sharedFiles) ? input.sharedFiles : []);
       const loc = input.runLocation;
       const location = (typeof loc === 'string' ? loc : loc?.type === 'PRIVATE' ? loc.slugName : loc?.region) || 'eu-central-1';
       const suiteId = String(input.checkRunJobs[0]?.sourceInfo?.checkRunSuiteId ?? randomUUID());
@@ -224,8 +242,10 @@ function resultView(input: RecordInput, checkId: string): Record<string, any> {
     started_at: probe.startedAt, stopped_at: probe.stoppedAt, created_at: new Date(), response_time: probe.responseTime,
     status_code: m.statusCode, error_group_ids: [], test_session_id: null,
     detail: {
-      apiCheckResult: probe.apiCheckResult ?? null, browserCheckResult: null, multiStepCheckResult: null, details,
+      apiCheckResult: probe.apiCheckResult ?? null, browserCheckResult: probe.browserCheckResult ?? null,
+      multiStepCheckResult: probe.multiStepCheckResult ?? null, details,
       errors: probe.errors.map((e) => ({ code: e.code, message: e.message })),
     },
   });
 }
+

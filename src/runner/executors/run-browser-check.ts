@@ -9,11 +9,13 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../config.js';
 import { DEFAULT_RUNTIME_ID } from '../../domain/catalog.js';
+import { planScriptFiles, type ScriptFiles } from '../../domain/script-files.js';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
 import { scrubDeep } from '../../domain/scrub-secrets.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
 import { killProcessTree } from '../kill-process-tree.js';
 import { runScrubber } from '../run-scrubber.js';
+import { writeScriptFiles } from '../write-script-files.js';
 import { finishProbe } from './finish-probe.js';
 import { CANCELLED_CODE, TIMEOUT_CODE } from './network-error.js';
 
@@ -56,7 +58,7 @@ export const CHROMIUM_LAUNCH_ARGS = [
 ];
 
 /** Error codes that mean the runner, not the target, failed: such a run never passes, not even with shouldFail. */
-export const RUNNER_FAILURE_CODES = new Set(['NO_SCRIPT', 'NO_BROWSER', 'BROWSER_LAUNCH_FAILED', 'RUNNER_ERROR']);
+export const RUNNER_FAILURE_CODES = new Set(['NO_SCRIPT', 'DEPENDENCY_ERROR', 'NO_BROWSER', 'BROWSER_LAUNCH_FAILED', 'RUNNER_ERROR']);
 
 /** A multi-step script naming none of these runs without starting Chromium. */
 const BROWSER_IDENTIFIERS = /\b(page|context|browser|chromium)\b/;
@@ -109,13 +111,20 @@ interface Dirs {
  * What the script sees, as globals it may shadow:
  * - `page`, `context`, `browser`: a fresh Chromium context and page (actions time out after
  *   30 s or the run's limit). BROWSER checks always start Chromium; a MULTI_STEP script starts
- *   it only when it names `page`, `context`, `browser` or `chromium`, otherwise those are null.
+ *   it only when it or one of its files names `page`, `context`, `browser` or `chromium`,
+ *   otherwise those are null.
  * - `request`: a Playwright APIRequestContext, without cookies shared with the page.
  * - `expect`: the matchers of browser-expect.mjs (Playwright Test's most used ones).
  * - `test`, and `require('@playwright/test')` giving `{test, expect}`: checks written as
  *   Playwright tests run one after another after the script body, on the same page.
  * - `require` / `import()`: Node.js built-in modules; also `playwright`/`playwright-core`
  *   (whose `chromium.launch()` gives the run's browser). Static `import` lines become requires.
+ * - The project's own files: the check's `dependencies` (`[{path, content}]`, project-relative,
+ *   as `checkly test` and `checkly deploy` send them) are written into the working folder in
+ *   their layout (planScriptFiles refuses paths leaving it, duplicates and oversize sets) and a
+ *   relative `require`/`import` (`./helpers/login`, `../pages/home.ts`) resolves from the
+ *   entry's `scriptPath` to them; TypeScript files (and a `.ts` entry) have their types stripped
+ *   by esbuild. Any other npm package is refused with a clear message.
  * - `process.env`: the run's variables (PATH, HOME and TMPDIR of the sandbox are there too,
  *   unless a variable has that name). Top-level `await` works.
  * It is not a security sandbox: scripts are the account's own code; the process boundary only
@@ -126,7 +135,7 @@ interface Dirs {
  * at `ctx.timeoutMs` the child, Chromium and every process below them are SIGKILLed. Both end as
  * ETIMEDOUT (TIMEOUT_CODE). A cancelled run ends as CANCELLED.
  *
- * Errors (codes): NO_SCRIPT, NO_BROWSER (Chromium missing: install it with
+ * Errors (codes): NO_SCRIPT, DEPENDENCY_ERROR (a dependency path or set planScriptFiles refuses), NO_BROWSER (Chromium missing: install it with
  * `apt-get install chromium` or set LOOKOUT_CHROMIUM_PATH), BROWSER_LAUNCH_FAILED,
  * SCRIPT_SYNTAX_ERROR (with script.js:LINE), SCRIPT_ERROR (a throw; `networkError` when it is a
  * net::ERR_ or connection error), ETIMEDOUT, CANCELLED, RUNNER_CRASHED (the process died, e.g. out
@@ -178,7 +187,12 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
   if (script.trim() === '') {
     return finish(check, ctx, startedAt, { failure: { code: 'NO_SCRIPT', message: `the ${check.checkType} check has no script to run`, stack: '' } });
   }
-  const needsBrowser = check.checkType !== 'MULTI_STEP' || BROWSER_IDENTIFIERS.test(script);
+  const plan = planScriptFiles(script, check.data.scriptPath, check.data.dependencies);
+  if ('error' in plan) {
+    return finish(check, ctx, startedAt, { failure: { code: 'DEPENDENCY_ERROR', message: `the script's files cannot be used: ${plan.error}`, stack: '' } });
+  }
+  // A helper file may be the one driving the browser.
+  const needsBrowser = check.checkType !== 'MULTI_STEP' || [script, ...plan.files.map((f) => f.content)].some((text) => BROWSER_IDENTIFIERS.test(text));
   if (needsBrowser && !(await isExecutable(options.chromiumPath))) {
     return finish(check, ctx, startedAt, {
       failure: {
@@ -196,9 +210,16 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
   try {
     const dirs: Dirs = { root, work: path.join(root, 'work'), tmp: path.join(root, 'tmp'), shots: path.join(root, 'shots') };
     await Promise.all([mkdir(dirs.work), mkdir(dirs.tmp), mkdir(dirs.shots)]);
-    const outcome = await runChild(options, script, needsBrowser, ctx, dirs);
+    try {
+      await writeScriptFiles(dirs.work, plan.files);
+    } catch (err) {
+      return finish(check, ctx, startedAt, { failure: { code: 'DEPENDENCY_ERROR', message: `the script's files could not be written: ${messageOf(err)}`, stack: '' } });
+    }
+    const outcome = await runChild(options, script, plan, needsBrowser, ctx, dirs);
     const scrub = runScrubber(ctx.variables);
-    const assets = await keepAssets(dirs, outcome.result?.screenshots ?? [], options.assetsDir, (name) => scrub(name), (line) => outcome.logs.push(line));
+    // The project's own files at the top of the working folder are no screenshots of the run.
+    const ownFiles = new Set(plan.files.map((f) => f.path));
+    const assets = await keepAssets(dirs, outcome.result?.screenshots ?? [], options.assetsDir, ownFiles, (name) => scrub(name), (line) => outcome.logs.push(line));
     return finish(check, ctx, startedAt, { ...outcome, assets });
   } finally {
     await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch((err) => {
@@ -207,10 +228,13 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
   }
 }
 
-function runChild(options: BrowserRunnerOptions, script: string, needsBrowser: boolean, ctx: RunContext, dirs: Dirs): Promise<ChildOutcome> {
+function runChild(options: BrowserRunnerOptions, script: string, plan: ScriptFiles, needsBrowser: boolean, ctx: RunContext, dirs: Dirs): Promise<ChildOutcome> {
   const reserveMs = Math.min(5000, Math.max(300, Math.round(ctx.timeoutMs * 0.15)));
   const job = {
     script,
+    entryPath: plan.entry,
+    projectDir: dirs.work,
+    files: plan.files.map((f) => f.path),
     needsBrowser,
     chromiumPath: options.chromiumPath,
     launchArgs: CHROMIUM_LAUNCH_ARGS,
@@ -303,12 +327,12 @@ function runChild(options: BrowserRunnerOptions, script: string, needsBrowser: b
 
 /** Moves the screenshots of a run into the assets folder under fresh names. */
 async function keepAssets(
-  dirs: Dirs, reported: string[], assetsDir: string, scrubName: (name: string) => string, log: (line: BrowserJobLogLine) => void,
+  dirs: Dirs, reported: string[], assetsDir: string, ownFiles: Set<string>, scrubName: (name: string) => string, log: (line: BrowserJobLogLine) => void,
 ): Promise<BrowserJobAsset[]> {
   const found = reported.filter((n) => typeof n === 'string').map((name) => ({ name: path.basename(name), from: path.join(dirs.shots, path.basename(name)) }));
   const saved = await readdir(dirs.work, { withFileTypes: true }).catch(() => []);
   for (const entry of saved) {
-    if (entry.isFile() && IMAGE_TYPES[path.extname(entry.name).toLowerCase()]) found.push({ name: entry.name, from: path.join(dirs.work, entry.name) });
+    if (entry.isFile() && !ownFiles.has(entry.name) && IMAGE_TYPES[path.extname(entry.name).toLowerCase()]) found.push({ name: entry.name, from: path.join(dirs.work, entry.name) });
   }
   const note = (message: string) => log({ time: new Date().toISOString(), level: 'warn', source: 'runner', message });
   const kept: BrowserJobAsset[] = [];
