@@ -10,6 +10,7 @@ import { createStatusPageIncidentLoaders, type StatusPageIncidentLoaders } from 
 import { createStatusPageLoaders, type StatusPageLoaders } from './status-page-loaders.js';
 import { createMaintenanceLoaders, type MaintenanceLoaders } from './maintenance-loaders.js';
 import { createDashboardLoaders, type DashboardLoaders } from './dashboard-loaders.js';
+import { createProjectLoaders, type ProjectLoaders } from './project-loaders.js';
 
 /** Per-operation loaders: each key is fetched at most once, and keys asked for together share one REST call. */
 export interface Loaders {
@@ -35,6 +36,8 @@ export interface Loaders {
   maintenances: MaintenanceLoaders;
   /** Dashboards (dashboard-loaders.ts). */
   dashboards: DashboardLoaders;
+  /** Projects, their resources and which project owns a resource (project-loaders.ts). */
+  projects: ProjectLoaders;
 }
 
 type Keyed = { id: string | number };
@@ -113,6 +116,7 @@ export function createLoaders(rest: RestSession): Loaders {
     statusPages: createStatusPageLoaders(rest),
     maintenances: createMaintenanceLoaders(rest),
     dashboards: createDashboardLoaders(rest),
+    projects: createProjectLoaders(rest),
   };
 }
 

@@ -12,7 +12,7 @@ import { LookoutError, assertValid, notFound, type Issue } from '../domain/looko
 import { planDeployment, type DiffEntry, type StoredResource, type SubmittedResource } from '../domain/plan-deployment.js';
 import type { Store } from '../store/create-store.js';
 import type { Queryable } from '../store/db.js';
-import { createProjectsRepository, type DeploymentRow, type ProjectRow } from '../store/projects-repository.js';
+import { createProjectsRepository, type DeploymentRow } from '../store/projects-repository.js';
 import { repositories, type Repositories } from '../store/repositories.js';
 import { createAlertChannelService } from './alert-channel-service.js';
 import { createCheckGroupService } from './check-group-service.js';
@@ -23,6 +23,7 @@ import { createPrivateLocationService } from './private-location-service.js';
 import { createStatusPageIncidentService } from './status-page-incident-service.js';
 import { createStatusPagesService } from './status-pages-service.js';
 import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
+import { toProjectView } from './project-view.js';
 
 /** The deploy body of the CLI (`projectBundle.synthesize()` plus `repoInfo`). */
 export interface DeployBody {
@@ -78,17 +79,6 @@ export function toDeploymentView(row: DeploymentRow): Record<string, any> {
     error: row.error ? { message: row.error } : null,
     created_at: row.created_at.toISOString(),
     finished_at: row.finished_at ? row.finished_at.toISOString() : null,
-  };
-}
-
-function toProjectView(row: ProjectRow): Record<string, any> {
-  return {
-    id: row.id,
-    logicalId: row.logical_id,
-    name: row.name,
-    repoUrl: row.repo_url,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at ? row.updated_at.toISOString() : null,
   };
 }
 
@@ -180,7 +170,7 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
       record(r, null);
     }
     /** The payload's own private locations and the assigned ones. */
-    const withPrivateLocations = (r: SubmittedResource, body: Record<string, any>) => {
+    const withPrivateLocations = (r: SubmittedResource, body: Record<string, any>): Record<string, any> => {
       const own: unknown[] = Array.isArray(body.privateLocations) ? body.privateLocations : [];
       return { ...body, privateLocations: [...new Set([...own, ...runsIn.get(`${r.type}:${r.logicalId}`)!])] };
     };

@@ -45,6 +45,31 @@ export function createProjectsRepository(q: Queryable) {
       return row!.id;
     },
 
+    /** One offset page of the account's projects, oldest first, and how many there are. */
+    async page(accountId: string, page: number, limit: number): Promise<{ rows: ProjectRow[]; total: number }> {
+      const rows = await q.query<ProjectRow & { total: number }>(
+        'SELECT *, count(*) OVER ()::int AS total FROM projects WHERE account_id = $1 ORDER BY id LIMIT $2 OFFSET $3',
+        [accountId, limit, (page - 1) * limit],
+      );
+      if (rows.length > 0) return { rows: rows.map(({ total: _t, ...row }) => row), total: rows[0]!.total };
+      const [count] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE account_id = $1', [accountId]);
+      return { rows: [], total: count?.n ?? 0 };
+    },
+
+    /**
+     * Which project of the account owns each of `physicalIds` of `type` (ids owned by none are absent).
+     * Matched without regard to case: uuids are stored lower-case but may be asked for in any case.
+     */
+    async owners(accountId: string, type: string, physicalIds: string[]): Promise<(ProjectRow & { physical_id: string; resource_logical_id: string })[]> {
+      return q.query<ProjectRow & { physical_id: string; resource_logical_id: string }>(
+        `SELECT DISTINCT ON (lower(r.physical_id)) p.*, r.physical_id, r.logical_id AS resource_logical_id
+         FROM project_resources r JOIN projects p ON p.id = r.project_id
+         WHERE p.account_id = $1 AND r.resource_type = $2 AND lower(r.physical_id) = ANY($3::text[])
+         ORDER BY lower(r.physical_id), p.id`,
+        [accountId, type, physicalIds.map((id) => id.toLowerCase())],
+      );
+    },
+
     delete: async (projectId: number) => { await q.query('DELETE FROM projects WHERE id = $1', [projectId]); },
 
     async resources(projectId: number): Promise<StoredResource[]> {
