@@ -100,7 +100,7 @@ async function scheduled(): Promise<void> {
     store, logger, record: (input) => recorder.record(input), executors: { API: runApiCheck },
     concurrency: Number(args.concurrency), refreshMs: 3_600_000, onStartDelay: (d) => delays.push(d),
   });
-  await runner.start();
+  await runner.startScheduling();
   const started = Date.now();
   process.stdout.write(`running for ${durationS} s; one progress line every 15 s\n`);
   let lastStored = 0;

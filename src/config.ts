@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_RETENTION, type RetentionSettings } from './domain/retention-policy.js';
 
 /** Everything configurable, read from the environment once at start (README lists each variable). */
 export interface Config {
@@ -23,8 +24,11 @@ export interface Config {
   browserConcurrency: number;
   /** Scheduled runs in flight at most (`LOOKOUT_RUNNER_CONCURRENCY`). */
   runnerConcurrency: number;
-  /** Days a run result is kept (`LOOKOUT_RESULT_RETENTION_DAYS`, default 30); 0 keeps results for ever. */
-  resultRetentionDays: number;
+  /**
+   * How long each growing table is kept: run results (`LOOKOUT_RESULT_RETENTION_DAYS`, default 30; 0 keeps
+   * them for ever), their roll-ups, pings, alerts... (the `LOOKOUT_*_RETENTION_DAYS` and `LOOKOUT_DEPLOYMENTS_KEPT` settings).
+   */
+  retention: RetentionSettings;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   staticIps: string[] | undefined;
@@ -73,6 +77,8 @@ export interface Config {
   maxErrorIssues: number;
   /** Deepest nesting of arrays and objects in a JSON body (`LOOKOUT_MAX_JSON_DEPTH`, default 32). */
   maxJsonDepth: number;
+  /** Bearer token `GET /metrics` requires (`LOOKOUT_METRICS_TOKEN`); unset: the metrics need none. */
+  metricsToken: string | undefined;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -107,9 +113,42 @@ function url(name: string, value: string | undefined, fallback?: string): string
   return value;
 }
 
+/** A bearer token a client sends as is: 16 to 512 visible ASCII characters (no spaces), or unset. */
+function token(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[\x21-\x7e]{16,512}$/.test(value)) throw new Error(`${name} must be 16 to 512 visible ASCII characters without spaces`);
+  return value;
+}
+
 function seconds(name: string, value: string | undefined, fallback: number[]): number[] {
   if (value === undefined) return fallback;
   return (list(value) ?? []).map((v) => int(name, v, 0));
+}
+
+/** Retention of every growing table; raw results must be kept no longer than their hourly roll-ups, and those no longer than the daily ones. */
+function retentionSettings(env: NodeJS.ProcessEnv): RetentionSettings {
+  const days = (name: string, fallback: number) => int(name, env[name], fallback);
+  const d = DEFAULT_RETENTION;
+  const settings: RetentionSettings = {
+    resultDays: days('LOOKOUT_RESULT_RETENTION_DAYS', d.resultDays),
+    hourlyRollupDays: days('LOOKOUT_HOURLY_ROLLUP_RETENTION_DAYS', d.hourlyRollupDays),
+    dailyRollupDays: days('LOOKOUT_DAILY_ROLLUP_RETENTION_DAYS', d.dailyRollupDays),
+    pingDays: days('LOOKOUT_PING_RETENTION_DAYS', d.pingDays),
+    alertDays: days('LOOKOUT_ALERT_RETENTION_DAYS', d.alertDays),
+    testSessionDays: days('LOOKOUT_TEST_SESSION_RETENTION_DAYS', d.testSessionDays),
+    errorGroupDays: days('LOOKOUT_ERROR_GROUP_RETENTION_DAYS', d.errorGroupDays),
+    notificationDays: days('LOOKOUT_NOTIFICATION_RETENTION_DAYS', d.notificationDays),
+    deploymentsKept: days('LOOKOUT_DEPLOYMENTS_KEPT', d.deploymentsKept),
+  };
+  // 0 is "for ever". A roll-up tier kept shorter than the finer data before it would leave a gap analytics cannot read.
+  const longer = (a: number, b: number) => a === 0 || b === 0 || a <= b;
+  if (!longer(settings.resultDays, settings.hourlyRollupDays)) {
+    throw new Error('LOOKOUT_HOURLY_ROLLUP_RETENTION_DAYS must be 0 or at least LOOKOUT_RESULT_RETENTION_DAYS');
+  }
+  if (!longer(settings.hourlyRollupDays, settings.dailyRollupDays)) {
+    throw new Error('LOOKOUT_DAILY_ROLLUP_RETENTION_DAYS must be 0 or at least LOOKOUT_HOURLY_ROLLUP_RETENTION_DAYS');
+  }
+  return settings;
 }
 
 /** Reads the configuration from `env`, failing with a clear message on a malformed value. */
@@ -132,7 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     browserConcurrency: Math.max(1, int('LOOKOUT_BROWSER_CONCURRENCY', env.LOOKOUT_BROWSER_CONCURRENCY, 2)),
     runnerConcurrency: Math.max(1, int('LOOKOUT_RUNNER_CONCURRENCY', env.LOOKOUT_RUNNER_CONCURRENCY, 100)),
     rateLimitMax: int('LOOKOUT_RATE_LIMIT', env.LOOKOUT_RATE_LIMIT, 600),
-    resultRetentionDays: int('LOOKOUT_RESULT_RETENTION_DAYS', env.LOOKOUT_RESULT_RETENTION_DAYS, 30),
+    retention: retentionSettings(env),
     bodyLimit: int('LOOKOUT_BODY_LIMIT', env.LOOKOUT_BODY_LIMIT, 5 * 1024 * 1024),
     staticIps: list(env.LOOKOUT_STATIC_IPS),
     staticIpv6s: list(env.LOOKOUT_STATIC_IPV6S),
@@ -159,5 +198,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospectionCost: int('GRAPHQL_INTROSPECTION_COST', env.GRAPHQL_INTROSPECTION_COST, 50),
     maxErrorIssues: Math.max(1, int('LOOKOUT_MAX_ERROR_ISSUES', env.LOOKOUT_MAX_ERROR_ISSUES, 20)),
     maxJsonDepth: Math.max(4, int('LOOKOUT_MAX_JSON_DEPTH', env.LOOKOUT_MAX_JSON_DEPTH, 32)),
+    metricsToken: token('LOOKOUT_METRICS_TOKEN', env.LOOKOUT_METRICS_TOKEN),
   };
 }

@@ -20,12 +20,13 @@ import { createRunner, type Runner } from './runner/create-runner.js';
 import { createMaintenancePauses, type MaintenancePauses } from './runner/create-maintenance-pauses.js';
 import { createExecutors } from './runner/create-executors.js';
 import { createRunRecorder } from './service/record-run.js';
-import { createResultRetention } from './service/result-retention.js';
+import { createDataRetention } from './service/data-retention.js';
 import { createTestSessionService } from './service/test-session-service.js';
 import { createClientCertificateService } from './service/client-certificate-service.js';
 import { createStatusPageIncidentService } from './service/status-page-incident-service.js';
 import { createMaintenanceWindowService } from './service/maintenance-window-service.js';
 import { createMaintenanceClock } from './runner/maintenance-clock.js';
+import { createLeaderElection, type LeaderElection } from './runner/create-leader-election.js';
 import { createStatusPagesService } from './service/status-pages-service.js';
 import { createStatusPageSubscriptionService } from './service/status-page-subscription-service.js';
 import { smtpSendMails } from './service/status-page-subscription-mailer.js';
@@ -39,6 +40,10 @@ import { mqttAuthenticator } from './api/mqtt-authenticator.js';
 import { createMqttSessionStream } from './service/create-mqtt-session-stream.js';
 import { createCodeBundleStore } from './service/create-code-bundle-store.js';
 import { createTestSessionRunService } from './service/test-session-run-service.js';
+import { createMetrics, type Metrics } from './metrics/create-metrics.js';
+import { countPublishedEvents } from './metrics/count-published-events.js';
+import { observeHttpRequests } from './metrics/observe-http-requests.js';
+import { graphqlMetricsPlugin } from './metrics/graphql-metrics-plugin.js';
 
 /** Largest code bundle or file `checkly test` may upload (the CLI reports the limit from the 413). */
 const CODE_BUNDLE_MAX_BYTES = 50 * 1024 * 1024;
@@ -58,6 +63,8 @@ export interface Lookout {
   graphqlSubscriptions: SubscriptionServer;
   /** MQTT over WebSocket at /mqtt: live results of CLI-started test sessions. */
   mqtt: MqttBroker;
+  /** This instance's Prometheus metrics (served at /metrics). */
+  metrics: Metrics;
   /** Starts listening (and the scheduler, when enabled); resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting requests, finishes those in flight and closes the store. */
@@ -81,8 +88,9 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
   );
   try {
     const boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
-    const bus = config.redisUrl ? await createRedisEventBus({ url: config.redisUrl, logger }) : createMemoryEventBus({ logger });
-    const recorder = createRunRecorder({ store, bus, logger });
+    const metrics = createMetrics();
+    const bus = countPublishedEvents(config.redisUrl ? await createRedisEventBus({ url: config.redisUrl, logger }) : createMemoryEventBus({ logger }), metrics);
+    const recorder = createRunRecorder({ store, bus, logger, onRecorded: (input) => metrics.runRecorded(input) });
     // Maintenance in progress pauses checks: the scheduler asks this snapshot before each run.
     const pauses = createMaintenancePauses({ store, bus, logger });
     const executors = createExecutors(config);
@@ -94,7 +102,9 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       executors,
       concurrency: config.runnerConcurrency,
       schedule: config.runnerEnabled,
+      onStartDelay: (ms) => metrics.startDelay(ms),
     });
+    metrics.watch({ scheduler: () => runner.scheduler.stats() });
     const testSessions = createTestSessionService({ store, bus, runner, logger });
     await testSessions.cancelInterrupted();
     // Live results of `checkly test|trigger`: a broker on the API's port, fed from the bus.
@@ -102,10 +112,16 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });
     const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: mqttRelay.publish });
     const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish });
+    // Runner processes compete for the schedule's leadership once listening (see listen()).
+    let election: LeaderElection | undefined;
     const context: ApiContext = {
+      processStatus: () => ({
+        role: config.runnerEnabled ? 'all' : 'api',
+        scheduler: !config.runnerEnabled ? 'off' : election?.isLeader() ? 'leader' : 'standby',
+      }),
       config,
       store,
-      checks: createCheckService({ store, publicUrl: config.publicUrl }),
+      checks: createCheckService({ store, publicUrl: config.publicUrl, assetsDir: config.assetsDir, logger }),
       groups: createCheckGroupService({ store }),
       bus,
       runner,
@@ -125,8 +141,10 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       mqttSessionStream,
       testSessionRuns,
       codeBundles: createCodeBundleStore({ dir: path.join(config.assetsDir, 'checkly-storage'), maxBytes: CODE_BUNDLE_MAX_BYTES }),
+      metrics,
     };
     const app = await createApi({ context, logger });
+    observeHttpRequests(app, metrics);
     mqtt.attach(app.server);
     // Before the HTTP server closes: it would otherwise wait on the upgraded sockets.
     app.addHook('preClose', async () => {
@@ -134,10 +152,11 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       mqttRelay.close();
       await mqtt.close();
     });
-    const graphql = await createGraphql({ app, config, logger, resolvers: SUBSCRIPTION_RESOLVER_MODULES });
+    const graphql = await createGraphql({ app, config, logger, resolvers: SUBSCRIPTION_RESOLVER_MODULES, plugins: [graphqlMetricsPlugin(metrics)] });
     const graphqlSubscriptions = attachGraphqlSubscriptions({ app, schema: graphql.schema, bus, config, logger, contextFromHeaders: graphql.contextFromHeaders });
+    metrics.watch({ graphqlSubscriptions: () => graphqlSubscriptions.stats().subscribers });
     let retention: { close(): Promise<void> } | undefined;
-    // Alerting judges every FINAL result once: it runs only in the process that runs the schedule.
+    // Alerting judges every FINAL result once: it runs only in the process leading the schedule.
     let alerting: { close(): Promise<void> } | undefined;
     // Moves maintenances on time; safe in several processes (each move is claimed once), kept beside alerting.
     let maintenanceClock: { close(): Promise<void> } | undefined;
@@ -155,13 +174,11 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       maintenancePauses: pauses,
       graphqlSubscriptions,
       mqtt,
+      metrics,
       async listen() {
         const url = await app.listen({ port: config.port, host: config.host });
         if (config.runnerEnabled) {
-          const a = createAlerting({ store, bus, logger, ...alertingOptionsFromConfig(config) });
-          await a.resume();
-          alerting = a;
-          retention = createResultRetention({ store, days: config.resultRetentionDays, logger });
+          retention = createDataRetention({ store, settings: config.retention, assetsDir: config.assetsDir, logger });
           maintenanceClock = createMaintenanceClock({ store, bus, logger });
           const n = createSubscriberNotifier({
             store, bus, logger, publicUrl: config.publicUrl, retryDelaysMs: config.alertRetryDelaysSeconds.map((s) => s * 1000), timeoutMs: config.alertTimeoutMs,
@@ -172,7 +189,25 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         }
         // Every process reads it: runs started on demand are marked too, not only scheduled ones.
         await pauses.start();
-        await runner.start();
+        if (config.runnerEnabled) {
+          // One runner process at a time schedules and alerts; the others stand by and take over
+          // when it dies (several would run every slot, and alert, once each).
+          election = createLeaderElection({
+            db: store.db, logger, name: 'scheduler',
+            async onElected() {
+              const a = createAlerting({ store, bus, logger, ...alertingOptionsFromConfig(config), onDeliveryAttempt: (d) => metrics.deliveryAttempted(d) });
+              await a.resume();
+              alerting = a;
+              await runner.startScheduling();
+            },
+            async onDeposed() {
+              await runner.stopScheduling();
+              await alerting?.close();
+              alerting = undefined;
+            },
+          });
+          await election.start();
+        }
         return url;
       },
       async close() {
@@ -180,15 +215,17 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         closed = true;
         // Stop taking requests, then stop planning runs and let the ones in flight finish.
         await app.close();
+        // Giving the leadership up stops scheduling and alerting; a standby takes over at once.
+        await election?.close();
         await runner.close();
         await pauses.close();
         await testSessions.close();
         await testSessionRuns.close();
-        await alerting?.close();
         await maintenanceClock?.close();
         await subscriberNotifier?.close();
         await retention?.close();
         await bus.close();
+        metrics.close();
         await store.close();
       },
     };

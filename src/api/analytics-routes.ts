@@ -13,7 +13,7 @@ const tags = ['Analytics'];
 
 /** `/v1/analytics`: metrics of stored results per check type, a summary over many checks, and the metric catalogue. */
 export function analyticsRoutes(app: Api, { store, config }: ApiContext): void {
-  const analytics = createAnalyticsService({ store });
+  const analytics = createAnalyticsService({ store, retention: config.retention });
   const limited = routeRateLimit(config, 30);
 
   for (const [segment, type] of Object.entries(ANALYTICS_ROUTE_SEGMENTS)) {

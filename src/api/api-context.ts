@@ -16,6 +16,7 @@ import type { DashboardPageService } from '../service/dashboard-page-service.js'
 import type { GroupTriggerService } from '../service/group-trigger-service.js';
 import type { Store } from '../store/create-store.js';
 import type { PublicStatusPageService } from '../service/public-status-page-service.js';
+import type { Metrics } from '../metrics/create-metrics.js';
 
 /** The Fastify instance routes are registered on, typed by TypeBox schemas. */
 export type Api = FastifyInstance<
@@ -44,12 +45,24 @@ export interface ApiContext {
   dashboards: DashboardService;
   dashboardPages: DashboardPageService;
   publicStatusPages: PublicStatusPageService;
+  /** This instance's Prometheus metrics (`GET /metrics`). */
+  metrics: Metrics;
   /** Publishes CLI-started test sessions' progress over MQTT (absent: no live stream). */
   mqttSessionStream?: import('../service/create-mqtt-session-stream.js').MqttSessionStream;
   /** Code bundles `checkly test` uploads (absent: the storage routes answer 501). */
   codeBundles?: import('../service/create-code-bundle-store.js').CodeBundleStore;
   /** Runs the checks `checkly test` submits (absent: `/v1/test-sessions/run` answers 501). */
   testSessionRuns?: import('../service/test-session-run-service.js').TestSessionRunService;
+  /** What this process does and whether it leads the schedule now (`GET /health`). */
+  processStatus?: () => ProcessStatus;
+}
+
+/** `GET /health`: the process's role and its part in the schedule. */
+export interface ProcessStatus {
+  /** `all`: API and runner; `api`: API only (LOOKOUT_RUNNER=off). */
+  role: 'all' | 'api';
+  /** `leader`: schedules and alerts now; `standby`: ready to take over; `off`: never schedules. */
+  scheduler: 'leader' | 'standby' | 'off';
 }
 
 declare module 'fastify' {

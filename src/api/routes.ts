@@ -32,6 +32,8 @@ import { checklyStorageRoutes } from './checkly-storage-routes.js';
 import { eventsRoutes } from './events-routes.js';
 import { publicStatusPagesRoutes } from './public-status-pages-routes.js';
 import { projectsRoutes } from './projects-routes.js';
+import { projectResourcesRoutes } from './project-resources-routes.js';
+import { metricsRoutes } from './metrics-routes.js';
 
 /** Every REST route module, registered in this order. */
 export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
@@ -68,4 +70,6 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   eventsRoutes,
   publicStatusPagesRoutes,
   projectsRoutes,
+  projectResourcesRoutes,
+  metricsRoutes,
 ];

@@ -17,7 +17,7 @@ const UUID = Type.String({ format: 'uuid' });
 /** Screenshots of browser runs, and the availability of heartbeat checks. */
 export function runAssetsRoutes(app: Api, { store, config }: ApiContext): void {
   const results = createResultService({ store });
-  const analytics = createAnalyticsService({ store });
+  const analytics = createAnalyticsService({ store, retention: config.retention });
 
   app.get('/v1/check-results/:checkId/:checkResultId/assets/:file', {
     schema: {

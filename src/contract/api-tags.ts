@@ -31,4 +31,5 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Network', description: 'Source addresses of check runs' },
   { name: 'Badges', description: 'SVG status badges of checks and groups' },
   { name: 'Events', description: "The account's events as a stream" },
+  { name: 'Observability', description: 'Prometheus metrics of the Lookout process' },
 ];

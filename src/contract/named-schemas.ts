@@ -10,6 +10,7 @@ import { ErrorBody } from './error-body.js';
 import { ERROR_GROUP_VIEW_SCHEMAS } from './error-group-views.js';
 import { PRIVATE_LOCATION_VIEW_SCHEMAS } from './private-location-views.js';
 import { PROJECT_VIEW_SCHEMAS } from './project-views.js';
+import { PROJECT_RESOURCE_VIEW_SCHEMAS } from './project-resource-views.js';
 import { ref, toResponseShape, type JsonSchema } from './response-shape.js';
 import { RESULT_VIEW_SCHEMAS } from './result-views.js';
 import { Snippet } from './snippet-views.js';
@@ -67,6 +68,7 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   ...TRIGGER_AND_CERTIFICATE_SCHEMAS,
   ...STATUS_PAGE_INCIDENT_VIEW_SCHEMAS,
   ...PROJECT_VIEW_SCHEMAS,
+  ...PROJECT_RESOURCE_VIEW_SCHEMAS,
   ...MAINTENANCE_WINDOW_VIEW_SCHEMAS,
   ...MAINTENANCE_WINDOW_LISTS,
   ...DASHBOARD_VIEW_SCHEMAS,

@@ -66,6 +66,9 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     async ready() {
       await Promise.all([...pending]);
     },
+    async ping() {
+      await pub.ping();
+    },
     async close() {
       closed = true;
       handlers.clear();

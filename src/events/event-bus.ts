@@ -12,5 +12,7 @@ export interface EventBus {
   publish(event: LookoutEvent): Promise<void>;
   /** Calls `handler` for every event of `type`, in publish order; returns the unsubscribe function. */
   subscribe<T extends LookoutEventType>(type: T, handler: EventHandler<T>): () => void;
+  /** Rejects when the bus cannot deliver between processes now (Redis unreachable); absent on the in-process bus. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }

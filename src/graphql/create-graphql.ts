@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
@@ -39,6 +39,7 @@ import { maintenanceNodeTypes, maintenanceResolvers } from './resolvers/maintena
 import { maintenanceMutationResolvers } from './resolvers/maintenance-mutation-resolvers.js';
 import { dashboardNodeTypes, dashboardResolvers } from './resolvers/dashboard-resolvers.js';
 import { dashboardMutationResolvers } from './resolvers/dashboard-mutation-resolvers.js';
+import { projectNodeTypes, projectResolvers } from './resolvers/project-resolvers.js';
 import { variableResolvers } from './resolvers/variable-resolvers.js';
 import { checkRunDataResolvers } from './resolvers/check-run-data-resolvers.js';
 import { errorGroupNodeTypes, errorGroupResolvers } from './resolvers/error-group-resolvers.js';
@@ -59,7 +60,7 @@ const APQ_CACHE_CHARS = 8 * 1024 * 1024;
 /** Types `node(id)` can refetch, from every resolver module. */
 export const NODE_TYPES: NodeType[] = [...coreNodeTypes, ...alertChannelNodeTypes, ...snippetNodeTypes, ...privateLocationNodeTypes,
   ...resultNodeTypes, ...errorGroupNodeTypes, ...testSessionNodeTypes, ...statusPageIncidentNodeTypes,
-  ...statusPageNodeTypes, ...maintenanceNodeTypes, ...dashboardNodeTypes];
+  ...statusPageNodeTypes, ...maintenanceNodeTypes, ...dashboardNodeTypes, ...projectNodeTypes];
 
 /** Resolvers of the HTTP part of the graph (queries and mutations). */
 export const CORE_RESOLVERS = [
@@ -70,6 +71,7 @@ export const CORE_RESOLVERS = [
   statusPageIncidentResolvers, statusPageIncidentMutationResolvers,
   statusPageResolvers, statusPageMutationResolvers, maintenanceResolvers, maintenanceMutationResolvers,
   dashboardResolvers, dashboardMutationResolvers,
+  projectResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];
@@ -83,6 +85,8 @@ export interface GraphqlOptions {
   logger: Logger;
   /** More resolver maps (subscriptions) merged over the core ones. */
   resolvers?: ResolverMap[];
+  /** More Apollo plugins (metrics), after the built-in ones. */
+  plugins?: ApolloServerPlugin<GraphqlContext>[];
 }
 
 /** What the GraphQL layer exposes to the rest of the process (subscriptions reuse schema and context). */
@@ -133,7 +137,7 @@ function ownUrl(app: FastifyInstance): string {
  * request, the route's guard checks the caller with the REST API and the request's size
  * (graphql-route-guard.ts), so a refused caller or an oversized document is never parsed.
  */
-export async function createGraphql({ app, config, logger, resolvers = [] }: GraphqlOptions): Promise<Graphql> {
+export async function createGraphql({ app, config, logger, resolvers = [], plugins = [] }: GraphqlOptions): Promise<Graphql> {
   const schema = buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, ...resolvers]), {
     resolveReference: createReferenceResolver(NODE_TYPES) as never,
   });
@@ -170,6 +174,7 @@ export async function createGraphql({ app, config, logger, resolvers = [] }: Gra
       // No field carries @cacheControl, and the plugin hooks every resolved field (a dashboard
       // query resolves thousands): off, it takes nothing from each response.
       ApolloServerPluginCacheControlDisabled(),
+      ...plugins,
     ],
   });
   await apollo.start();

@@ -116,8 +116,13 @@ export function createRunner(options: RunnerOptions) {
 
   return {
     scheduler,
-    async start(): Promise<void> {
+    /** Starts scheduling: this process leads the schedule (see createLeaderElection). A process with `schedule: false` never does. */
+    async startScheduling(): Promise<void> {
       if (options.schedule !== false) await scheduler.start();
+    },
+    /** Stops scheduling (leadership lost): runs in flight finish, the schedule is persisted for the next leader. */
+    async stopScheduling(): Promise<void> {
+      await scheduler.stop();
     },
 
     /**
@@ -155,9 +160,9 @@ export function createRunner(options: RunnerOptions) {
         ? heartbeatPingProbe(at, { heartbeat: { event: 'ping' } })
         : errorProbe('HEARTBEAT_FAILED', 'The job reported a failure through /ping/{token}/fail', at, { failure: true });
       await record({ check, location, sequenceId: crypto.randomUUID(), attempts: 1, resultType: 'FINAL', probe });
-      // Only a scheduling process evaluates deadlines: an API-only one arming its own would record a
-      // second missed-heartbeat result beside the runner's. The runner reads the ping at its deadline.
-      if (options.schedule !== false) await scheduler.refreshCheck(row.id);
+      // Only the scheduling process evaluates deadlines: another arming its own would record a second
+      // missed-heartbeat result beside the leader's. The leader reads the ping at its deadline.
+      if (scheduler.isRunning()) await scheduler.refreshCheck(row.id);
     },
 
     async close(): Promise<void> {

@@ -60,7 +60,7 @@ export function createScheduler(options: SchedulerOptions) {
   const concurrency = options.concurrency ?? 100;
   const refreshMs = options.refreshMs ?? 5_000;
   const entries = new Map<string, Entry>();
-  const queue = new DueQueue();
+  let queue = new DueQueue();
   const waiting: ScheduledRun[] = [];
   const dirty = new Map<string, { nextRunAt: Date; startedAt: Date | null }>();
   let inFlight = 0;
@@ -69,7 +69,8 @@ export function createScheduler(options: SchedulerOptions) {
   let refreshTimer: NodeJS.Timeout | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
   let lastSync: string | null = null;
-  let stopped = false;
+  // Not scheduling until start(); stop() returns here (a process that loses the leadership).
+  let stopped = true;
   let overlapsSkipped = 0;
   // Idle checks (idleReason) already logged: each is said once while it stays idle.
   const idleLogged = new Set<string>();
@@ -249,9 +250,25 @@ export function createScheduler(options: SchedulerOptions) {
     arm();
   }
 
+  async function stop(): Promise<void> {
+    if (!stopped) logger.info({ checks: entries.size }, 'scheduler stopped');
+    stopped = true;
+    for (const t of [timer, refreshTimer, flushTimer]) if (t) clearTimeout(t);
+    await Promise.allSettled([...running]);
+    await flush();
+    for (const entry of entries.values()) entry.version++;
+    entries.clear();
+    queue = new DueQueue();
+    waiting.length = 0;
+    lastSync = null;
+    idleLogged.clear();
+  }
+
   return {
-    /** Loads every check, resumes the persisted schedule and starts the clock. */
+    /** Loads every check, resumes the persisted schedule and starts the clock; again after stop(). */
     async start(): Promise<void> {
+      if (!stopped) return;
+      stopped = false;
       await refresh();
       const loop = () => {
         refreshTimer = setTimeout(() => {
@@ -290,13 +307,17 @@ export function createScheduler(options: SchedulerOptions) {
       return { scheduled: entries.size, inFlight, waiting: waiting.length, overlapsSkipped };
     },
 
-    /** Stops planning, waits for runs in flight and persists the schedule. */
-    async close(): Promise<void> {
-      stopped = true;
-      for (const t of [timer, refreshTimer, flushTimer]) if (t) clearTimeout(t);
-      await Promise.allSettled([...running]);
-      await flush();
-    },
+    /** Whether it is scheduling (started and not stopped). */
+    isRunning: () => !stopped,
+
+    /**
+     * Stops planning, waits for runs in flight and persists the schedule, then forgets its plan:
+     * start() later resumes from what is persisted, as a new leader would.
+     */
+    stop,
+
+    /** Stops for good (shutdown): the same as stop(). */
+    close: stop,
   };
 }
 export type Scheduler = ReturnType<typeof createScheduler>;

@@ -4,9 +4,11 @@ import {
 import { CHECK_TYPES, type CheckType } from '../domain/catalog.js';
 import { notFound, validationError, type Issue } from '../domain/lookout-error.js';
 import { requestedWindow, type WindowQuery } from '../domain/quick-range.js';
+import type { RetentionSettings } from '../domain/retention-policy.js';
 import type { AnalyticsCell, AnalyticsQuery } from '../store/analytics-repository.js';
 import type { CheckRow } from '../store/checks-repository.js';
 import type { Store } from '../store/create-store.js';
+import { createAnalyticsAcrossRetention } from './analytics-across-retention.js';
 
 /** Query of `GET /v1/analytics/{type}/{id}`. */
 export interface ReportQuery extends WindowQuery {
@@ -47,8 +49,12 @@ function parseMetrics(names: readonly string[], source: 'query' | 'payload'): Me
   return [...new Set(names)].map((name) => parseMetric(name)!);
 }
 
-/** Analytics reports over stored results; every number is computed by the database. */
-export function createAnalyticsService({ store, now = () => new Date() }: { store: Store; now?: () => Date }) {
+/**
+ * Analytics reports over stored results; every number is computed by the database. With
+ * `retention`, windows reaching past the raw results are answered from roll-ups.
+ */
+export function createAnalyticsService({ store, retention, now = () => new Date() }: { store: Store; retention?: RetentionSettings; now?: () => Date }) {
+  const source = createAnalyticsAcrossRetention({ store, settings: retention });
   return {
     /**
      * The analytics report of one check. `type` is the type the route is for: a check of another
@@ -64,13 +70,14 @@ export function createAnalyticsService({ store, now = () => new Date() }: { stor
       });
       if (q.groupBy === 'statusCode' && !HTTP_TYPES.includes(type)) issues.push({ key: 'groupBy', message: `statusCode applies to API and URL checks only` });
       if (issues.length) invalid(issues);
-      const window = requestedWindow(q, now(), 'query');
+      const at = now();
+      const window = requestedWindow(q, at, 'query');
       const bucketSeconds = q.aggregationInterval ? q.aggregationInterval * 60 : null;
       const query: AnalyticsQuery = {
         checkIds: [checkId], ...window, metrics, bucketSeconds, groupBy: q.groupBy ?? null,
         status: statusFilter(q.filterByStatus), groups: { offset: (q.page - 1) * q.limit, limit: q.limit },
       };
-      const cells = await store.analytics.aggregate(accountId, query);
+      const cells = await source.aggregate(accountId, query, at, { source: 'query', names: q.metrics });
       const entry = (values: (number | null)[], from: Date, to: Date) => {
         const e: Record<string, unknown> = { from: from.toISOString(), to: to.toISOString() };
         metrics.forEach((m, i) => (e[m.name] = values[i] ?? null));
@@ -103,13 +110,16 @@ export function createAnalyticsService({ store, now = () => new Date() }: { stor
      * check's type is absent from its entry; null means no data in the window.
      */
     async summary(accountId: string, q: SummaryQuery) {
-      const window = requestedWindow(q, now(), 'payload');
+      const at = now();
+      const window = requestedWindow(q, at, 'payload');
       const metrics = parseMetrics(q.metrics ?? DEFAULT_SUMMARY_METRICS, 'payload');
       const ids = [...new Set(q.checkIds)];
       const { rows } = await store.checks.list(accountId, { ids }, 1, ids.length);
       const byId = new Map(rows.map((r) => [r.id, r]));
       const cells = rows.length
-        ? await store.analytics.aggregate(accountId, { checkIds: rows.map((r) => r.id), ...window, metrics, bucketSeconds: null, groupBy: null, status: null })
+        ? await source.aggregate(accountId, { checkIds: rows.map((r) => r.id), ...window, metrics, bucketSeconds: null, groupBy: null, status: null }, at, {
+          source: 'payload', names: q.metrics ?? DEFAULT_SUMMARY_METRICS,
+        })
         : [];
       const cellOf = new Map(cells.map((c) => [c.checkId, c]));
       return ids.flatMap((id) => {

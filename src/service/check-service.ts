@@ -15,6 +15,9 @@ import type { GroupRow } from '../store/check-groups-repository.js';
 import { redactVariables, toCheckView } from './check-view.js';
 import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
 import { keepActivated } from '../domain/keep-activated.js';
+import type { Logger } from 'pino';
+import { createRetentionRepository } from '../store/retention-repository.js';
+import { deleteAssetFiles } from './asset-files.js';
 
 /**
  * A check as it runs in its group. `alertChannels` is left out: it describes the check's own
@@ -31,6 +34,9 @@ export interface CheckServiceOptions {
   store: Store;
   /** Base URL of this service as clients reach it (heartbeat ping URLs are built from it). */
   publicUrl: string;
+  /** Folder of run assets: a deleted check's screenshots go with it (absent: left to the orphan sweep). */
+  assetsDir?: string;
+  logger?: Logger;
 }
 
 /** The check's group must exist in the account too, besides the references groups share. */
@@ -43,7 +49,7 @@ async function checkReferenceIssues(repos: Repositories, accountId: string, c: C
 }
 
 /** Create, read, update and delete checks, with every rule of the spec applied. */
-export function createCheckService({ store, publicUrl }: CheckServiceOptions) {
+export function createCheckService({ store, publicUrl, assetsDir, logger }: CheckServiceOptions) {
   async function readView(repos: Repositories, accountId: string, id: string) {
     const row = await repos.checks.get(accountId, id);
     if (!row) throw notFound('Check', id);
@@ -135,7 +141,10 @@ export function createCheckService({ store, publicUrl }: CheckServiceOptions) {
     },
 
     async delete(accountId: string, id: string): Promise<void> {
+      // Read before the results cascade away; a run stored in between leaves an orphan for the sweep.
+      const assets = assetsDir ? await createRetentionRepository(store.db).assetsOfCheck(accountId, id) : [];
       if (!(await store.checks.delete(accountId, id))) throw notFound('Check', id);
+      if (assetsDir && assets.length) await deleteAssetFiles(assetsDir, assets, logger);
     },
 
     /** Checks of a group with the group's settings applied (see applyGroupSettings). */

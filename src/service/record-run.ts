@@ -21,6 +21,8 @@ export interface RunRecorderOptions {
   store: Store;
   bus: EventBus;
   logger: Logger;
+  /** Told of every result once it is committed (metrics); must not throw. */
+  onRecorded?: (input: RecordRunInput) => void;
 }
 
 /** One attempt of one check, as an executor returned it. */
@@ -50,6 +52,12 @@ interface StatusChange {
   status: Record<string, any>;
 }
 
+/** The log message of a status change: a check's first status, or the way it went. */
+function statusChangeMessage(previous: CheckHealth | null, current: CheckHealth): string {
+  if (current === 'PASSING') return previous === null ? 'check passing' : 'check recovered';
+  return current === 'FAILING' ? 'check failing' : 'check degraded';
+}
+
 function isForeignKeyViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23503';
 }
@@ -61,7 +69,7 @@ function isForeignKeyViolation(err: unknown): boolean {
  * `checkStatusChanged`. It resolves to the result as the API shows it, and rejects with
  * NOT_FOUND when the check was deleted while it ran.
  */
-export function createRunRecorder({ store, bus, logger }: RunRecorderOptions) {
+export function createRunRecorder({ store, bus, logger, onRecorded }: RunRecorderOptions) {
   async function publish(event: CheckResultCreatedEvent | CheckStatusChangedEvent): Promise<void> {
     try {
       await bus.publish(event);
@@ -162,11 +170,14 @@ export function createRunRecorder({ store, bus, logger }: RunRecorderOptions) {
         throw err;
       }
       const result = toResultView(outcome.row);
+      onRecorded?.(input);
       await publish({
         type: 'checkResultCreated', accountId: check.accountId, checkId: check.id, groupId: check.groupId,
         tags: check.data.tags ?? [], result,
       });
       if (outcome.change) {
+        const { previous, current } = outcome.change;
+        logger.info({ accountId: check.accountId, checkId: check.id, checkType: check.checkType, from: previous, to: current }, statusChangeMessage(previous, current));
         await publish({ type: 'checkStatusChanged', accountId: check.accountId, checkId: check.id, ...outcome.change });
       }
       return result;

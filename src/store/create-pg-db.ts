@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable } from './db.js';
+import type { Db, DbSession, Queryable } from './db.js';
 
 /** Options of the PostgreSQL connection pool. */
 export interface PgDbOptions {
@@ -72,6 +72,40 @@ export async function createPgDb(options: PgDbOptions): Promise<Db> {
     },
     async exec(sql) {
       await pool.query(sql);
+    },
+    async openSession(): Promise<DbSession> {
+      const client = new pg.Client({
+        connectionString: options.connectionString,
+        types: types as pg.CustomTypesConfig,
+        options: options.schema ? `-c search_path=${options.schema}` : undefined,
+        keepAlive: true,
+        // A held session must not hang on a dead network: every statement answers within 5 s.
+        query_timeout: 5_000,
+      });
+      let lost: ((err: Error) => void) | undefined;
+      let closing = false;
+      const fire = (err: Error) => {
+        const l = lost;
+        lost = undefined;
+        if (!closing) l?.(err);
+      };
+      client.on('error', fire);
+      client.on('end', () => fire(new Error('database session ended')));
+      await client.connect();
+      // The server notices a vanished client within about 11 s (not the 2 h default): its locks go with it.
+      await client.query('SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3');
+      return {
+        async query<T>(sql: string, params?: readonly unknown[]) {
+          return (await client.query(sql, params as unknown[] | undefined)).rows as T[];
+        },
+        onLost(listener) {
+          lost = listener;
+        },
+        async close() {
+          closing = true;
+          await client.end().catch(() => {});
+        },
+      };
     },
     async close() {
       await pool.end();

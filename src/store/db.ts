@@ -15,5 +15,17 @@ export interface Db extends Queryable {
   exec(sql: string): Promise<void>;
   /** Which engine answers: used in logs and benchmarks. */
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * A connection of its own, outside the pool, for session state such as advisory locks (PostgreSQL
+   * only: PGlite serves one process, so there is nothing to share a session with).
+   */
+  openSession?(): Promise<DbSession>;
+  close(): Promise<void>;
+}
+
+/** A dedicated connection: its session-level state (advisory locks) lives exactly as long as it does. */
+export interface DbSession extends Queryable {
+  /** Called once when the connection breaks (the server restarted or the network failed). */
+  onLost(listener: (err: Error) => void): void;
   close(): Promise<void>;
 }

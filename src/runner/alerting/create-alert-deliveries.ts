@@ -33,6 +33,8 @@ export interface AlertDeliveriesOptions {
   leaseMs: number;
   /** How often due attempts nobody scheduled (another process's, or an expired lease) are looked for. */
   sweepIntervalMs: number;
+  /** Told of every completed attempt (metrics); must not throw. */
+  onAttempt?: (attempt: { channelType: string; ok: boolean }) => void;
 }
 
 /** Longest part of a receiver's answer stored with an attempt. */
@@ -104,7 +106,14 @@ export function createAlertDeliveries(options: AlertDeliveriesOptions) {
         });
       }
     });
-    if (!result.ok) logger.warn({ notificationId: id, channelId: row.alert_channel_id, attempt: row.attempt, error: result.error }, 'alert delivery failed');
+    options.onAttempt?.({ channelType: row.channel_type, ok: result.ok });
+    const who = {
+      accountId, checkId: row.check_id, alertId: row.alert_id, notificationId: id, channelId: row.alert_channel_id,
+      channelType: row.channel_type, alertType: row.alert_type, attempt: row.attempt,
+    };
+    // The error is scrubbed of the channel's secrets (send); the channel's config is never logged.
+    if (result.ok) logger.info(who, 'alert sent');
+    else logger.warn({ ...who, error: result.error, nextAttemptAt: next?.at.toISOString() ?? null }, next ? 'alert delivery failed; will retry' : 'alert delivery failed');
     const done = await store.alertNotifications.get(accountId, id);
     if (done) {
       try {

@@ -51,6 +51,8 @@ export interface AlertingOptions {
   sweepIntervalMs?: number;
   /** How long the certificate of an sslCheckDomain is trusted before it is read again (default 1 h). */
   certificateCacheMs?: number;
+  /** Told of every completed delivery attempt (metrics); must not throw. */
+  onDeliveryAttempt?: (attempt: { channelType: string; ok: boolean }) => void;
 }
 
 /** The running alerting of one process. */
@@ -166,6 +168,7 @@ export function createAlerting(options: AlertingOptions): Alerting {
     retryDelaysMs: options.retryDelaysMs ?? [10_000, 60_000, 300_000],
     leaseMs: timeoutMs * LEASE_FACTOR,
     sweepIntervalMs: options.sweepIntervalMs ?? 60_000,
+    onAttempt: options.onDeliveryAttempt,
   });
 
   const batches = createParallelBatches<ReceivedRun>({
