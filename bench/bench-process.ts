@@ -4,7 +4,7 @@
  * optional CPU profile written before the service closes.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { Lookout } from '../src/main.js';
 
@@ -70,3 +70,31 @@ export function benchServerLifecycle(lookout: Lookout, profileFile: string | und
     },
   };
 }
+
+/** CPU seconds (user + system) a process has used so far, from /proc; null where /proc is not there. */
+export function cpuSecondsOf(pid: number | undefined): number | null {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in USER_HZ (100).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Asks a bench server for its `{type: 'stats'}` message (what it counted; each ask may start a new count). */
+export function askStats<T extends { type: string }>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (msg: T) => {
+      if (msg?.type !== 'stats') return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(msg);
+    };
+    const onExit = () => reject(new Error('the bench server exited'));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.send('stats');
+  });
+}
+

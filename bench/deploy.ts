@@ -25,7 +25,7 @@
  * not 2xx (or not what the call should answer) or a backend could not be measured.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +33,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { StoreOptions } from '../src/store/create-store.js';
 import { benchBackends } from './bench-backends.js';
-import { forkBenchServer, stopBenchServer } from './bench-process.js';
+import { askStats, cpuSecondsOf, forkBenchServer, stopBenchServer } from './bench-process.js';
 import { deployBundle, describeBundle, type ProjectShape } from './deploy-project.js';
 import type { DeployReadyMessage, DeployStatsMessage, StatementCount } from './deploy-server.js';
 
@@ -65,32 +65,8 @@ function render(title: string, header: string[], body: string[][]): string {
   return [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-/** CPU seconds a process has used (user + system, all threads), from /proc; null where there is none. */
-function cpuSecondsOf(pid: number | undefined): number | null {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in USER_HZ (100).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
 /** What the server counted since the previous ask (each ask starts a new count). */
-function statsOf(child: ChildProcess): Promise<DeployStatsMessage> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (msg: DeployStatsMessage) => {
-      if (msg?.type !== 'stats') return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(msg);
-    };
-    const onExit = () => reject(new Error('the bench server exited'));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    child.send('stats');
-  });
-}
+const statsOf = (child: ChildProcess) => askStats<DeployStatsMessage>(child);
 
 function startServer(options: StoreOptions, profileFile: string | undefined) {
   const script = fileURLToPath(new URL('./deploy-server.ts', import.meta.url));

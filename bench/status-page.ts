@@ -27,7 +27,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { StoreOptions } from '../src/store/create-store.js';
 import type { StatusPageReadyMessage, StatusPageStatsMessage } from './status-page-server.js';
 import { benchBackends, type BackendRun } from './bench-backends.js';
-import { forkBenchServer, stopBenchServer } from './bench-process.js';
+import { askStats, cpuSecondsOf, forkBenchServer, stopBenchServer } from './bench-process.js';
 
 const WARMUP_SECONDS = 2;
 /** Updates posted before each live phase and not measured: they prove the page's event stream is connected. */
@@ -67,32 +67,8 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-/** CPU seconds a process has used (user + system, all threads), from /proc; null where there is none. */
-function cpuSecondsOf(pid: number | undefined): number | null {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in USER_HZ (100).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
 /** How many times the server has built the page model so far. */
-function modelBuildsOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (msg: StatusPageStatsMessage) => {
-      if (msg?.type !== 'stats') return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(msg.modelBuilds);
-    };
-    const onExit = () => reject(new Error('the bench server exited'));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    child.send('stats');
-  });
-}
+const modelBuildsOf = async (child: ChildProcess) => (await askStats<StatusPageStatsMessage>(child)).modelBuilds;
 
 /** Share of a core the server child and this process (autocannon, browser driver) used while `run` ran. */
 async function withCpu<T>(child: ChildProcess, run: () => Promise<T>): Promise<{ value: T; server: number | null; client: number; builds: number }> {

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { constants as fsConstants, accessSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,6 +11,7 @@ import { BACKENDS } from './support/backends.js';
 import { startHttpTarget, type HttpTarget } from './support/http-target.js';
 import { startPageTarget } from './support/page-target.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
+import { CHROMIUM, chromiumInstalled } from './support/chromium.js';
 
 /**
  * `checkly test` (the real CLI) against Lookout: the project's code bundle is uploaded and kept per
@@ -19,15 +20,6 @@ import { startTestServer, type TestClient, type TestServer } from './support/tes
  */
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env.LOOKOUT_CHROMIUM_PATH || '/usr/bin/chromium';
-const chromiumInstalled = (() => {
-  try {
-    accessSync(CHROMIUM, fsConstants.X_OK);
-    return statSync(CHROMIUM).isFile();
-  } catch {
-    return false;
-  }
-})();
 if (!chromiumInstalled) console.warn(`checkly-test-cli.test.ts: skipping the browser run, no Chromium at ${CHROMIUM} (apt-get install chromium or set LOOKOUT_CHROMIUM_PATH)`);
 
 const CONFIG = `import { defineConfig } from 'checkly'

@@ -1,21 +1,12 @@
-import { constants as fsConstants, accessSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './support/backends.js';
 import { probe, runnable, testRecorder } from './support/run-results.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
+import { CHROMIUM, chromiumInstalled, NO_CHROMIUM } from './support/chromium.js';
 
-const CHROMIUM = process.env.LOOKOUT_CHROMIUM_PATH || '/usr/bin/chromium';
-const chromiumInstalled = (() => {
-  try {
-    accessSync(CHROMIUM, fsConstants.X_OK);
-    return statSync(CHROMIUM).isFile();
-  } catch {
-    return false;
-  }
-})();
-const NO_CHROMIUM = `no Chromium at ${CHROMIUM}: apt-get install -y --no-install-recommends chromium, or set LOOKOUT_CHROMIUM_PATH`;
 if (!chromiumInstalled) console.warn(`dashboard-browser.test.ts: skipping the dashboard browser tests, ${NO_CHROMIUM}`);
 
 const ARTIFACTS = path.resolve('test-artifacts/dashboards');

@@ -1,4 +1,4 @@
-import { constants as fsConstants, accessSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,17 +12,8 @@ import {
 } from '../src/runner/executors/run-browser-check.js';
 import { TIMEOUT_CODE } from '../src/runner/executors/network-error.js';
 import { runContext, runnableCheck } from './support/net-probe-fixtures.js';
+import { CHROMIUM, chromiumInstalled, NO_CHROMIUM } from './support/chromium.js';
 
-const CHROMIUM = process.env.LOOKOUT_CHROMIUM_PATH || '/usr/bin/chromium';
-const chromiumInstalled = (() => {
-  try {
-    accessSync(CHROMIUM, fsConstants.X_OK);
-    return statSync(CHROMIUM).isFile();
-  } catch {
-    return false;
-  }
-})();
-const NO_CHROMIUM = `no Chromium at ${CHROMIUM}: apt-get install -y --no-install-recommends chromium (.ci/run installs it) or set LOOKOUT_CHROMIUM_PATH`;
 if (!chromiumInstalled) console.warn(`run-browser-check.test.ts: skipping the browser tests, ${NO_CHROMIUM}`);
 
 const PAGE = `<!doctype html>

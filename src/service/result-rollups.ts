@@ -16,38 +16,26 @@ export async function rollUpResults(db: Db, now: Date): Promise<RollupWatermarks
   const repo = createResultRollupsRepository(db);
   const marks = await repo.watermarks();
   const horizon = rollupHorizon(now);
-  let hourly = marks.hourly;
-  if (!hourly) {
-    const oldest = await repo.oldestResult();
-    hourly = oldest ? floorTo(oldest, HOUR_MS) : null;
+  /** Rolls [from, horizon) up in steps of `stepMs`, each step and the watermark's move in one transaction. */
+  async function advance(from: Date | null, limit: Date, stepMs: number, tier: 'hourly' | 'daily'): Promise<Date | null> {
+    let mark = from;
+    while (mark && mark.getTime() < limit.getTime()) {
+      const start = mark;
+      const end = new Date(Math.min(start.getTime() + stepMs, limit.getTime()));
+      await db.transaction(async (tx) => {
+        const inTx = createResultRollupsRepository(tx);
+        await (tier === 'hourly' ? inTx.rollUpHours(start, end) : inTx.rollUpDays(start, end));
+        await inTx.advanceWatermark(tier, end);
+      });
+      mark = end;
+    }
+    return mark;
   }
-  while (hourly && hourly.getTime() < horizon.getTime()) {
-    const from = hourly;
-    const to = new Date(Math.min(from.getTime() + HOURS_PER_STEP * HOUR_MS, horizon.getTime()));
-    await db.transaction(async (tx) => {
-      const inTx = createResultRollupsRepository(tx);
-      await inTx.rollUpHours(from, to);
-      await inTx.advanceWatermark('hourly', to);
-    });
-    hourly = to;
-  }
+  const oldestResult = marks.hourly ? null : await repo.oldestResult();
+  const hourly = await advance(marks.hourly ?? (oldestResult ? floorTo(oldestResult, HOUR_MS) : null), horizon, HOURS_PER_STEP * HOUR_MS, 'hourly');
   if (!hourly) return repo.watermarks();
   // Whole days whose hours are all rolled up.
-  const dayHorizon = floorTo(hourly, DAY_MS);
-  let daily = marks.daily;
-  if (!daily) {
-    const oldest = await repo.oldestHourly();
-    daily = oldest ? floorTo(oldest, DAY_MS) : null;
-  }
-  while (daily && daily.getTime() < dayHorizon.getTime()) {
-    const from = daily;
-    const to = new Date(Math.min(from.getTime() + DAYS_PER_STEP * DAY_MS, dayHorizon.getTime()));
-    await db.transaction(async (tx) => {
-      const inTx = createResultRollupsRepository(tx);
-      await inTx.rollUpDays(from, to);
-      await inTx.advanceWatermark('daily', to);
-    });
-    daily = to;
-  }
+  const oldestHourly = marks.daily ? null : await repo.oldestHourly();
+  await advance(marks.daily ?? (oldestHourly ? floorTo(oldestHourly, DAY_MS) : null), floorTo(hourly, DAY_MS), DAYS_PER_STEP * DAY_MS, 'daily');
   return repo.watermarks();
 }
