@@ -101,6 +101,7 @@ async function scheduled(): Promise<void> {
     concurrency: Number(args.concurrency), refreshMs: 3_600_000, onStartDelay: (d) => delays.push(d),
   });
   await runner.startScheduling();
+  runner.startWorking();
   const started = Date.now();
   process.stdout.write(`running for ${durationS} s; one progress line every 15 s\n`);
   let lastStored = 0;

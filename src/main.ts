@@ -104,7 +104,12 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       schedule: config.runnerEnabled,
       onStartDelay: (ms) => metrics.startDelay(ms),
     });
-    metrics.watch({ scheduler: () => runner.scheduler.stats() });
+    metrics.watch({
+      scheduler: async () => {
+        const depth = await store.runJobs.depth();
+        return { waiting: depth.queued, leased: depth.leased, inFlight: runner.worker.stats().inFlight };
+      },
+    });
     const testSessions = createTestSessionService({ store, bus, runner, logger });
     await testSessions.cancelInterrupted();
     // Live results of `checkly test|trigger`: a broker on the API's port, fed from the bus.
@@ -207,6 +212,8 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
             },
           });
           await election.start();
+          // Every runner process takes queued runs, whichever leads the schedule.
+          runner.startWorking();
         }
         return url;
       },

@@ -149,6 +149,7 @@ describe('GET /metrics', () => {
   it.each([
     'lookout_run_start_delay_seconds_count',
     'lookout_run_queue_depth',
+    'lookout_run_leases_held',
     'lookout_runs_in_flight',
     'lookout_graphql_subscriptions_active',
     'lookout_process_cpu_seconds_total',

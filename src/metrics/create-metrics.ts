@@ -7,8 +7,8 @@ import { processRegistry } from './process-registry.js';
  * the graphql-ws server). A source not given yet reads as 0.
  */
 export interface MetricsSources {
-  /** The scheduler's counts: due runs waiting for a free slot, and runs in flight. */
-  scheduler?: () => { waiting: number; inFlight: number };
+  /** The run queue (all processes: due runs waiting, leases held) and this process's runs in flight. */
+  scheduler?: () => Promise<{ waiting: number; leased: number; inFlight: number }>;
   /** Open graphql-ws subscriptions. */
   graphqlSubscriptions?: () => number;
 }
@@ -52,15 +52,21 @@ export function createMetrics() {
     buckets: DELAY_BUCKETS, registers,
   });
   new Gauge({
-    name: 'lookout_run_queue_depth', help: 'Scheduled runs that are due and wait for a free runner slot.', registers,
-    collect() {
-      this.set(sources.scheduler?.().waiting ?? 0);
+    name: 'lookout_run_queue_depth', help: 'Scheduled runs queued (due) and not yet claimed by any runner process.', registers,
+    async collect() {
+      this.set((await sources.scheduler?.())?.waiting ?? 0);
     },
   });
   new Gauge({
-    name: 'lookout_runs_in_flight', help: 'Scheduled runs executing now.', registers,
-    collect() {
-      this.set(sources.scheduler?.().inFlight ?? 0);
+    name: 'lookout_run_leases_held', help: 'Scheduled runs leased to runner processes now (all processes).', registers,
+    async collect() {
+      this.set((await sources.scheduler?.())?.leased ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'lookout_runs_in_flight', help: 'Scheduled runs this process executes now.', registers,
+    async collect() {
+      this.set((await sources.scheduler?.())?.inFlight ?? 0);
     },
   });
   const alertDeliveries = new Counter({

@@ -9,9 +9,12 @@ import { locationsForSlot, slotIndex, cadenceOf } from '../domain/schedule-slots
 import type { Store } from '../store/create-store.js';
 import type { ScheduledCheckRow } from '../store/runner-repository.js';
 import { createScheduler, type ScheduledRun } from './create-scheduler.js';
+import { createRunWorker } from './create-run-worker.js';
+import type { RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
 import type { Executor, RunnableCheck } from './executor.js';
 import { prepareRun, toRunnable } from './prepare-run.js';
 import { runCheck, type RecordRun, type RunOutcome } from './run-check.js';
+import os from 'node:os';
 import { errorProbe, heartbeatPingProbe } from './special-probes.js';
 
 /** Options of the in-process runner. */
@@ -25,6 +28,8 @@ export interface RunnerOptions {
   concurrency?: number;
   /** Whether to run the schedule (false: only on-demand runs, e.g. a second API process). */
   schedule?: boolean;
+  /** Lease, renewal and polling of the run queue (see createRunWorker); tests shorten them. */
+  queue?: { leaseMs?: number; renewMs?: number; pollMs?: number };
   refreshMs?: number;
   onStartDelay?: (delayMs: number) => void;
   /** Whether maintenance in progress pauses the check: its scheduled runs (and heartbeat deadlines) are skipped. */
@@ -44,11 +49,22 @@ function lanes(check: RunnableCheck): { all: string[]; isPrivate: Set<string> } 
  */
 export function createRunner(options: RunnerOptions) {
   const { store, logger, record } = options;
+  // Scheduled runs go through the durable queue; any runner process's worker may take them.
+  const owner = `${os.hostname()}:${process.pid}:${crypto.randomUUID()}`;
   const shutdown = new AbortController();
   // Every run in flight listens on the shutdown signal: hundreds at once are expected.
   setMaxListeners(0, shutdown.signal);
 
-  async function execute(check: RunnableCheck, runLocations: string[], testSessionId: string | null = null): Promise<RunOutcome> {
+  /**
+   * Runs `check` in `runLocations` and records every attempt. With `job`, each result carries the
+   * job's lease (the recorder stores it only while the lease holds) and the run stops when the
+   * job's signal aborts (the lease was lost).
+   */
+  async function execute(
+    check: RunnableCheck, runLocations: string[], testSessionId: string | null = null, job?: { lease: RunJobLease; signal: AbortSignal },
+  ): Promise<RunOutcome> {
+    const record: RecordRun = job ? (input) => options.record({ ...input, lease: job.lease }) : options.record;
+    const signal = job ? AbortSignal.any([shutdown.signal, job.signal]) : shutdown.signal;
     const { all, isPrivate } = lanes(check);
     const prepared = await prepareRun(store, check);
     const executor = options.executors[check.checkType];
@@ -64,7 +80,7 @@ export function createRunner(options: RunnerOptions) {
       }
       const run = await runCheck({
         check: prepared.check, variables: prepared.variables, locations: dataCenter, allLocations: all.filter((l) => !isPrivate.has(l)),
-        executor, record, signal: shutdown.signal, logger, testSessionId,
+        executor, record, signal, logger, testSessionId,
         clientCertificates: prepared.clientCertificates,
       });
       outcome.sequenceId = run.sequenceId;
@@ -99,6 +115,7 @@ export function createRunner(options: RunnerOptions) {
     });
   }
 
+  /** The schedule's part: a due slot becomes a queued job (with the locations it runs in); heartbeat deadlines are judged here. */
   async function runScheduled(job: ScheduledRun): Promise<void> {
     if (options.isPaused?.(toRunnable(job.row))) return;
     if (job.row.check_type === 'HEARTBEAT') return evaluateHeartbeat(job.row, job.plannedMs);
@@ -107,11 +124,41 @@ export function createRunner(options: RunnerOptions) {
     const cadence = cadenceOf({ id: check.id, frequency: check.data.frequency, frequencyOffset: check.data.frequencyOffset });
     const locations = locationsForSlot(all, check.data.runParallel === true, slotIndex(cadence, job.plannedMs));
     if (locations.length === 0) return;
-    await execute(check, locations);
+    await enqueueSoon({ checkId: check.id, slotAt: new Date(job.plannedMs), locations });
   }
 
+  // Slots falling due together (thousands at a minute boundary) are queued in one statement.
+  let pending: { checkId: string; slotAt: Date; locations: string[] }[] = [];
+  let flushing: Promise<void> | null = null;
+  function enqueueSoon(job: { checkId: string; slotAt: Date; locations: string[] }): Promise<void> {
+    pending.push(job);
+    flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const batch = pending;
+      pending = [];
+      flushing = null;
+      await store.runJobs.enqueue(batch);
+      worker.wake();
+    });
+    return flushing;
+  }
+
+  /** The worker's part: one queued job, run with the check as it is now. */
+  async function runJob(job: RunJobRow, lease: RunJobLease, signal: AbortSignal): Promise<void> {
+    const row = await store.runner.check(job.check_id);
+    // Deleted, turned off or paused since it was queued: nothing to run (the worker closes the job).
+    if (!row) return;
+    const check = toRunnable(row);
+    if (check.data.activated === false || options.isPaused?.(check)) return;
+    await execute(check, job.locations, null, { lease, signal });
+  }
+
+  const worker = createRunWorker({
+    store, logger, owner, concurrency: options.concurrency ?? 100, run: runJob, onStartDelay: options.onStartDelay,
+    ...(options.queue ?? {}),
+  });
+
   const scheduler = createScheduler({
-    store, logger, run: runScheduled, concurrency: options.concurrency, refreshMs: options.refreshMs, onStartDelay: options.onStartDelay,
+    store, logger, run: runScheduled, concurrency: options.concurrency, refreshMs: options.refreshMs,
   });
 
   return {
@@ -120,10 +167,15 @@ export function createRunner(options: RunnerOptions) {
     async startScheduling(): Promise<void> {
       if (options.schedule !== false) await scheduler.start();
     },
-    /** Stops scheduling (leadership lost): runs in flight finish, the schedule is persisted for the next leader. */
+    /** Stops scheduling (leadership lost): the schedule is persisted for the next leader; queued runs stay queued. */
     async stopScheduling(): Promise<void> {
       await scheduler.stop();
     },
+    /** Starts taking queued runs (every runner process, leader or not). */
+    startWorking(): void {
+      if (options.schedule !== false) worker.start();
+    },
+    worker,
 
     /**
      * Runs a check now, in one location (round-robin start: its first) or all for parallel checks;
@@ -168,6 +220,7 @@ export function createRunner(options: RunnerOptions) {
     async close(): Promise<void> {
       shutdown.abort();
       await scheduler.close();
+      await worker.close();
     },
   };
 }

@@ -13,6 +13,8 @@ import { statusStateOf } from '../store/check-statuses-repository.js';
 import type { Store } from '../store/create-store.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ResultRow } from '../store/results-repository.js';
+import type { RunJobLease } from '../store/run-jobs-repository.js';
+import { LeaseLostError } from '../domain/lease-lost-error.js';
 import { toCheckStatusView } from './check-status-view.js';
 import { toResultView } from './result-view.js';
 
@@ -41,6 +43,12 @@ export interface RecordRunInput {
   testSessionId?: string | null;
   /** Maintenance windows in progress that cover the check (maintenance-effects.ts): the result is marked with them. */
   maintenanceWindowIds?: number[];
+  /**
+   * The queued job this run is (scheduled runs): the result is stored only while this process
+   * still holds the job's lease, and a FINAL result is counted on the job in the same transaction
+   * (refused once the job has one per location).
+   */
+  lease?: RunJobLease;
 }
 
 /** Longest error message kept (stack traces can be huge); the hash is of the kept part. */
@@ -126,6 +134,10 @@ export function createRunRecorder({ store, bus, logger, onRecorded }: RunRecorde
       let outcome: { row: ResultRow; change: StatusChange | null };
       try {
         outcome = await store.transaction(async (repos) => {
+          if (input.lease) {
+            const held = input.resultType === 'FINAL' ? await repos.runJobs.countFinal(input.lease) : await repos.runJobs.holds(input.lease);
+            if (!held) throw new LeaseLostError(input.lease.id);
+          }
           const groupIds = testSessionId === null ? await errorGroupIds(repos, input) : [];
           const row = await repos.results.insert(check.accountId, {
             id: randomUUID(),

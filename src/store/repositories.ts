@@ -36,6 +36,7 @@ import { createChecksRepository } from './checks-repository.js';
 import type { Queryable } from './db.js';
 import { createReferencesRepository } from './references-repository.js';
 import { createRunnerRepository } from './runner-repository.js';
+import { createRunJobsRepository } from './run-jobs-repository.js';
 import { createTestSessionsRepository } from './test-sessions-repository.js';
 import { createTestSessionRunResultsRepository } from './test-session-run-results-repository.js';
 import { createSubscriptionsRepository } from './subscriptions-repository.js';
@@ -55,6 +56,7 @@ export function repositories(q: Queryable) {
     subscriptions: createSubscriptionsRepository(q),
     references: createReferencesRepository(q),
     runner: createRunnerRepository(q),
+    runJobs: createRunJobsRepository(q),
     testSessions: createTestSessionsRepository(q),
     testSessionRunResults: createTestSessionRunResultsRepository(q),
     alertChannels: createAlertChannelsRepository(q),

@@ -1,0 +1,169 @@
+import type { Logger } from 'pino';
+import { LeaseLostError } from '../domain/lease-lost-error.js';
+import type { Store } from '../store/create-store.js';
+import type { RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
+
+/** Options of createRunWorker. */
+export interface RunWorkerOptions {
+  store: Store;
+  logger: Logger;
+  /** This process's name on the leases it holds (unique per process start). */
+  owner: string;
+  /** Jobs run at once at most. */
+  concurrency: number;
+  /** Runs one claimed job until its FINAL result is stored (the lease goes with every result). */
+  run(job: RunJobRow, lease: RunJobLease, signal: AbortSignal): Promise<void>;
+  /** A lease lasts this long unless renewed; a dead worker's jobs are claimed again after it. Default 15 s. */
+  leaseMs?: number;
+  /** Leases are renewed this often (well inside leaseMs). Default 5 s. */
+  renewMs?: number;
+  /** Besides wake(), the queue is looked at this often (jobs queued by another process). Default 1 s. */
+  pollMs?: number;
+  /** Called with (claim time − planned slot) of every job it starts. */
+  onStartDelay?: (delayMs: number) => void;
+}
+
+/** The worker of one process: claims due run jobs, runs them under renewed leases. */
+export interface RunWorker {
+  start(): void;
+  /** Looks at the queue now (this process just queued something). */
+  wake(): void;
+  stats(): { inFlight: number; claimed: number; leasesLost: number };
+  /** Stops claiming and waits for the jobs it runs (graceful shutdown finishes them). */
+  close(): Promise<void>;
+}
+
+/** How long finished jobs are kept: long enough that no leader re-plans their slots. */
+const FINISHED_KEPT_MS = 24 * 3_600_000;
+
+/**
+ * Takes scheduled runs from the durable queue (run_jobs) and runs them, any number of processes
+ * side by side: each claim is `FOR UPDATE SKIP LOCKED`, so a job goes to one worker. Leases are
+ * renewed while the job runs; a worker that dies stops renewing, and its jobs are claimed again
+ * once their leases expire (at most leaseMs + pollMs later). A run whose lease was lost is
+ * aborted, and the recorder refuses its result (LeaseLostError), so a slot is stored once. A job
+ * that ends without its FINAL result (the run threw) is closed rather than retried for ever.
+ */
+export function createRunWorker(options: RunWorkerOptions): RunWorker {
+  const { store, logger, owner, concurrency } = options;
+  const leaseMs = options.leaseMs ?? 15_000;
+  const renewMs = options.renewMs ?? 5_000;
+  const pollMs = options.pollMs ?? 1_000;
+  const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  let stopped = true;
+  let claiming: Promise<void> | null = null;
+  let again = false;
+  let claimed = 0;
+  let leasesLost = 0;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let renewTimer: NodeJS.Timeout | undefined;
+  let lastPrune = 0;
+
+  async function runOne(job: RunJobRow): Promise<void> {
+    const lease = { id: job.id, owner };
+    const abort = new AbortController();
+    options.onStartDelay?.(Date.now() - job.slot_at.getTime());
+    const done = (async () => {
+      try {
+        await options.run(job, lease, abort.signal);
+      } catch (err) {
+        if (err instanceof LeaseLostError) {
+          leasesLost++;
+          logger.warn({ jobId: job.id, checkId: job.check_id }, 'run dropped: its lease was lost to another process');
+        } else {
+          logger.error({ err, jobId: job.id, checkId: job.check_id }, 'run job failed');
+        }
+      }
+      // Ended without all its FINAL results (it threw, or the check went away): closed, not retried.
+      await store.runJobs.close(lease).catch((err: unknown) => logger.error({ err, jobId: job.id }, 'could not close a run job'));
+    })().finally(() => {
+      running.delete(job.id);
+      pump();
+    });
+    running.set(job.id, { abort, done });
+  }
+
+  async function claim(): Promise<void> {
+    do {
+      again = false;
+      const free = concurrency - running.size;
+      if (stopped || free <= 0) return;
+      const jobs = await store.runJobs.claim(owner, free, leaseMs);
+      claimed += jobs.length;
+      for (const job of jobs) void runOne(job);
+      // A full batch may mean more is waiting.
+      if (jobs.length === free) again = true;
+    } while (again && !stopped);
+  }
+
+  function pump(): void {
+    if (stopped) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    claiming = claim()
+      .catch((err: unknown) => logger.error({ err }, 'claiming run jobs failed'))
+      .finally(() => {
+        claiming = null;
+        if (again) pump();
+      });
+  }
+
+  async function housekeeping(): Promise<void> {
+    for (const s of await store.runJobs.skipOverlapping()) {
+      logger.warn({ checkId: s.check_id, slot: s.slot_at.toISOString() }, 'run skipped: the check was still running its previous slot');
+    }
+    if (Date.now() - lastPrune > 600_000) {
+      lastPrune = Date.now();
+      await store.runJobs.pruneFinished(new Date(Date.now() - FINISHED_KEPT_MS));
+    }
+  }
+
+  async function renew(): Promise<void> {
+    const lost = await store.runJobs.renew(owner, [...running.keys()], leaseMs);
+    for (const id of lost) {
+      leasesLost++;
+      running.get(id)?.abort.abort();
+      logger.warn({ jobId: id }, 'lease of a running job lost: the run is stopped, another process takes the slot');
+    }
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      const poll = () => {
+        pollTimer = setTimeout(() => {
+          pump();
+          housekeeping().catch((err: unknown) => logger.error({ err }, 'run queue housekeeping failed')).finally(() => !stopped && poll());
+        }, pollMs);
+        pollTimer.unref?.();
+      };
+      const renewLoop = () => {
+        renewTimer = setTimeout(() => {
+          renew().catch((err: unknown) => logger.error({ err }, 'renewing run leases failed')).finally(() => !stopped && renewLoop());
+        }, renewMs);
+        renewTimer.unref?.();
+      };
+      poll();
+      renewLoop();
+      pump();
+    },
+    wake: pump,
+    stats: () => ({ inFlight: running.size, claimed, leasesLost }),
+    async close() {
+      stopped = true;
+      if (pollTimer) clearTimeout(pollTimer);
+      await claiming;
+      // Runs in flight keep their leases renewed until they end.
+      const keepRenewing = setInterval(() => void renew().catch(() => {}), renewMs);
+      try {
+        await Promise.allSettled([...running.values()].map((r) => r.done));
+      } finally {
+        clearInterval(keepRenewing);
+        if (renewTimer) clearTimeout(renewTimer);
+      }
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import type { Queryable } from './db.js';
+
+/** A scheduled run as a durable job: one check, one slot, the locations it runs in. */
+export interface RunJobRow {
+  id: string;
+  check_id: string;
+  slot_at: Date;
+  locations: string[];
+  state: 'queued' | 'leased' | 'done' | 'skipped';
+  lease_owner: string | null;
+  lease_until: Date | null;
+  claims: number;
+}
+
+/** Which process holds a job, as the recorder checks it. */
+export interface RunJobLease {
+  id: string;
+  owner: string;
+}
+
+/**
+ * Queries of the run job queue (all accounts). Times come from the database clock, so processes
+ * whose clocks disagree still agree on which lease has expired.
+ */
+export function createRunJobsRepository(db: Queryable) {
+  return {
+    /**
+     * Queues runs that are due now (the scheduler enqueues a slot when it starts, so no clock
+     * comparison is needed to claim it); a (check, slot, location) already queued or run is left as
+     * it is. Returns how many were new.
+     */
+    async enqueue(jobs: { checkId: string; slotAt: Date; locations: string[] }[]): Promise<number> {
+      if (jobs.length === 0) return 0;
+      const rows = await db.query<{ id: string }>(
+        `INSERT INTO run_jobs (check_id, slot_at, locations)
+         SELECT j.check_id, j.slot_at, string_to_array(j.locations, E'\\x1f')
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS j(check_id, slot_at, locations)
+         WHERE EXISTS (SELECT 1 FROM checks c WHERE c.id = j.check_id)
+         ON CONFLICT (check_id, slot_at) DO NOTHING
+         RETURNING id`,
+        [jobs.map((j) => j.checkId), jobs.map((j) => j.slotAt), jobs.map((j) => j.locations.join('\x1f'))],
+      );
+      return rows.length;
+    },
+
+    /**
+     * Leases up to `limit` due jobs to `owner`: queued ones and those whose lease expired (their
+     * holder died or stalled), oldest slot first, never a check that has a run leased now.
+     */
+    async claim(owner: string, limit: number, leaseMs: number): Promise<RunJobRow[]> {
+      if (limit <= 0) return [];
+      return db.query<RunJobRow>(
+        `WITH locked AS (
+           SELECT j.id, j.check_id, j.slot_at FROM run_jobs j
+           WHERE (j.state = 'queued' OR (j.state = 'leased' AND j.lease_until < now()))
+             AND NOT EXISTS (
+               SELECT 1 FROM run_jobs o WHERE o.check_id = j.check_id AND o.id <> j.id AND o.state = 'leased' AND o.lease_until >= now())
+           ORDER BY j.slot_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED),
+         -- One slot per check at a time: its later slots wait (and are skipped as overlaps).
+         picked AS (SELECT DISTINCT ON (check_id) id FROM locked ORDER BY check_id, slot_at)
+         UPDATE run_jobs SET state = 'leased', lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond', claims = claims + 1
+         WHERE id IN (SELECT id FROM picked)
+         RETURNING id::text, check_id, slot_at, locations, state, lease_owner, lease_until, claims`,
+        [owner, limit, leaseMs],
+      );
+    },
+
+    /**
+     * Marks queued jobs skipped whose check still runs an earlier slot (a check never overlaps
+     * itself, as scheduling promises); answers them so they can be logged.
+     */
+    async skipOverlapping(): Promise<{ check_id: string; slot_at: Date }[]> {
+      return db.query(
+        `UPDATE run_jobs j SET state = 'skipped', finished_at = now()
+         WHERE j.state = 'queued'
+           AND EXISTS (SELECT 1 FROM run_jobs o WHERE o.check_id = j.check_id AND o.id <> j.id AND o.state = 'leased'
+             AND o.lease_until >= now() AND o.slot_at < j.slot_at)
+         RETURNING j.check_id, j.slot_at`,
+      );
+    },
+
+    /** Extends the leases `owner` still holds; answers the ids it holds no longer. */
+    async renew(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const held = await db.query<{ id: string }>(
+        `UPDATE run_jobs SET lease_until = now() + $3 * interval '1 millisecond'
+         WHERE id = ANY($2::bigint[]) AND lease_owner = $1 AND state = 'leased'
+         RETURNING id::text`,
+        [owner, ids, leaseMs],
+      );
+      const kept = new Set(held.map((r) => r.id));
+      return ids.filter((id) => !kept.has(id));
+    },
+
+    /** Whether `lease` is still held (an attempt may be stored). */
+    async holds(lease: RunJobLease): Promise<boolean> {
+      const rows = await db.query('SELECT 1 FROM run_jobs WHERE id = $1 AND lease_owner = $2 AND state = \'leased\'', [lease.id, lease.owner]);
+      return rows.length > 0;
+    },
+
+    /**
+     * Counts one FINAL result of the job if `lease` still holds it (call in the transaction storing
+     * that result); the job is done with one FINAL per location. False when the lease was lost or
+     * the job already has all its FINAL results (a re-run after a crash): the result must not be stored.
+     */
+    async countFinal(lease: RunJobLease): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE run_jobs SET finals_stored = finals_stored + 1,
+           state = CASE WHEN finals_stored + 1 >= cardinality(locations) THEN 'done' ELSE state END,
+           finished_at = CASE WHEN finals_stored + 1 >= cardinality(locations) THEN now() ELSE finished_at END
+         WHERE id = $1 AND lease_owner = $2 AND state = 'leased' AND finals_stored < cardinality(locations) RETURNING id`,
+        [lease.id, lease.owner],
+      );
+      return rows.length > 0;
+    },
+
+    /** Closes the job if `lease` still holds it, whatever it stored (its run ended without all its results). */
+    async close(lease: RunJobLease): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE run_jobs SET state = 'done', finished_at = now() WHERE id = $1 AND lease_owner = $2 AND state = 'leased' RETURNING id`,
+        [lease.id, lease.owner],
+      );
+      return rows.length > 0;
+    },
+
+    /** Gives leases back to the queue (a process shutting down before it started them). */
+    async release(owner: string, ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db.query(
+        `UPDATE run_jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE id = ANY($2::bigint[]) AND lease_owner = $1 AND state = 'leased'`,
+        [owner, ids],
+      );
+    },
+
+    /** Forgets finished jobs older than `before` (their slots can no longer be re-planned). */
+    async pruneFinished(before: Date, limit = 5_000): Promise<number> {
+      const rows = await db.query(
+        `DELETE FROM run_jobs WHERE id IN (SELECT id FROM run_jobs WHERE state IN ('done', 'skipped') AND finished_at < $1 LIMIT $2) RETURNING id`,
+        [before, limit],
+      );
+      return rows.length;
+    },
+
+    /** Queue size and the oldest due slot waiting (metrics, health). */
+    async depth(): Promise<{ queued: number; leased: number; oldestQueuedAt: Date | null }> {
+      const [row] = await db.query<{ queued: number; leased: number; oldest: Date | null }>(
+        `SELECT count(*) FILTER (WHERE state = 'queued') AS queued,
+                count(*) FILTER (WHERE state = 'leased') AS leased,
+                min(slot_at) FILTER (WHERE state = 'queued') AS oldest
+         FROM run_jobs WHERE state IN ('queued', 'leased')`,
+      );
+      return { queued: Number(row?.queued ?? 0), leased: Number(row?.leased ?? 0), oldestQueuedAt: row?.oldest ?? null };
+    },
+  };
+}
+export type RunJobsRepository = ReturnType<typeof createRunJobsRepository>;
