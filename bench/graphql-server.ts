@@ -204,7 +204,7 @@ async function main(): Promise<void> {
 
   let live = 0;
   let awaited: { count: number } | null = null;
-  lookout.graphqlSubscriptions.monitor.on('subscribed', () => {
+  lookout.graphqlSubscriptions!.monitor.on('subscribed', () => {
     live++;
     if (awaited && live >= awaited.count) {
       awaited = null;
@@ -220,10 +220,10 @@ async function main(): Promise<void> {
       gc?.();
       gc?.();
       const m = process.memoryUsage();
-      const reply: MemoryMessage = { type: 'memory', rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, ...lookout.graphqlSubscriptions.stats() };
+      const reply: MemoryMessage = { type: 'memory', rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, ...lookout.graphqlSubscriptions!.stats() };
       process.send!(reply);
     } else if (msg.type === 'awaitSubscribers') {
-      live = lookout.graphqlSubscriptions.stats().subscribers;
+      live = lookout.graphqlSubscriptions!.stats().subscribers;
       if (live >= msg.count) process.send!({ type: 'subscribers', count: live });
       else awaited = { count: msg.count };
     } else if (msg.type === 'publish') {

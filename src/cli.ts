@@ -8,7 +8,7 @@ import { createStore } from './store/create-store.js';
 const USAGE = `Usage: lookout <command>
 
 Commands:
-  serve                                 Start the all-in-one server (REST API, default port 4000)
+  serve [--role all|api|runner]         Start the server (REST API, default port 4000); --role as LOOKOUT_ROLE
   migrate                               Apply pending database migrations and exit
   keys create --account <id> [--name N] Create an API key for an account and print it once
   accounts create --name <name>         Create an account with a first API key and print both
@@ -62,6 +62,16 @@ async function serve(): Promise<void> {
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   if (command === 'serve' || command === undefined) {
+    const args = command === undefined ? [] : [sub, ...rest].filter((a): a is string => a !== undefined);
+    let role: string | undefined;
+    try {
+      ({ values: { role } } = parseArgs({ args, options: { role: { type: 'string' } } }));
+    } catch (err) {
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}\n`);
+      return 2;
+    }
+    // The flag wins over the environment; loadConfig validates it with the other settings.
+    if (role !== undefined) process.env.LOOKOUT_ROLE = role;
     await serve();
     return -1;
   }

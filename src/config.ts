@@ -18,7 +18,13 @@ export interface Config {
   rateLimitMax: number;
   /** Redis for the event bus between processes (`REDIS_URL`); unset: events stay in this process. */
   redisUrl: string | undefined;
-  /** Whether this process runs the schedule (`LOOKOUT_RUNNER`, default on; run exactly one such process). */
+  /**
+   * What this process does (`LOOKOUT_ROLE` or `lookout serve --role`): `all` (API and runner, the
+   * default), `api` (the API only; the same as `LOOKOUT_RUNNER=off`) or `runner` (runs checks and
+   * competes for the schedule; serves only /health and /metrics; needs DATABASE_URL).
+   */
+  role: ProcessRole;
+  /** Whether this process runs checks and competes for the schedule's leadership (roles `all` and `runner`). */
   runnerEnabled: boolean;
   /** Browser and multi-step attempts at once at most (`LOOKOUT_BROWSER_CONCURRENCY`, default 2). */
   browserConcurrency: number;
@@ -79,6 +85,31 @@ export interface Config {
   maxJsonDepth: number;
   /** Bearer token `GET /metrics` requires (`LOOKOUT_METRICS_TOKEN`); unset: the metrics need none. */
   metricsToken: string | undefined;
+}
+
+/** What a process does: see Config.role. */
+export type ProcessRole = 'all' | 'api' | 'runner';
+const ROLES: readonly ProcessRole[] = ['all', 'api', 'runner'];
+
+/**
+ * The role from LOOKOUT_ROLE and the older LOOKOUT_RUNNER switch; settings that contradict each
+ * other, or a runner-only process on the embedded database (which no other process can reach), are
+ * refused with an error naming them.
+ */
+function processRole(env: NodeJS.ProcessEnv): ProcessRole {
+  const runner = env.LOOKOUT_RUNNER === undefined || env.LOOKOUT_RUNNER === '' ? undefined
+    : !['off', 'false', '0', 'no'].includes(env.LOOKOUT_RUNNER.toLowerCase());
+  const given = env.LOOKOUT_ROLE?.trim().toLowerCase();
+  if (given === undefined || given === '') return runner === false ? 'api' : 'all';
+  if (!(ROLES as readonly string[]).includes(given)) throw new Error(`LOOKOUT_ROLE must be one of ${ROLES.join(', ')} (got "${env.LOOKOUT_ROLE}")`);
+  const role = given as ProcessRole;
+  if (runner !== undefined && runner !== (role !== 'api')) {
+    throw new Error(`LOOKOUT_ROLE=${role} contradicts LOOKOUT_RUNNER=${env.LOOKOUT_RUNNER}: set only LOOKOUT_ROLE`);
+  }
+  if (role === 'runner' && !env.DATABASE_URL) {
+    throw new Error('LOOKOUT_ROLE=runner needs DATABASE_URL: a runner-only process serves no API, and the embedded database serves one process');
+  }
+  return role;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -156,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 4000);
   const host = env.HOST || '0.0.0.0';
   const dataDir = env.LOOKOUT_DATA_DIR || './.lookout-data';
+  const role = processRole(env);
   return {
     port,
     host,
@@ -167,7 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapApiKey: env.LOOKOUT_API_KEY || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     redisUrl: env.REDIS_URL || undefined,
-    runnerEnabled: !['off', 'false', '0', 'no'].includes((env.LOOKOUT_RUNNER ?? 'on').toLowerCase()),
+    role,
+    runnerEnabled: role !== 'api',
     browserConcurrency: Math.max(1, int('LOOKOUT_BROWSER_CONCURRENCY', env.LOOKOUT_BROWSER_CONCURRENCY, 2)),
     runnerConcurrency: Math.max(1, int('LOOKOUT_RUNNER_CONCURRENCY', env.LOOKOUT_RUNNER_CONCURRENCY, 100)),
     rateLimitMax: int('LOOKOUT_RATE_LIMIT', env.LOOKOUT_RATE_LIMIT, 600),

@@ -60,7 +60,8 @@ export interface Lookout {
   /** Which checks maintenance in progress pauses or covers (read every 5 s and on maintenance events). */
   maintenancePauses: MaintenancePauses;
   /** graphql-ws at /graphql (instrumentation and stats). */
-  graphqlSubscriptions: SubscriptionServer;
+  /** The graphql-ws server (absent in a runner-only process, which serves no API). */
+  graphqlSubscriptions?: SubscriptionServer;
   /** MQTT over WebSocket at /mqtt: live results of CLI-started test sessions. */
   mqtt: MqttBroker;
   /** This instance's Prometheus metrics (served at /metrics). */
@@ -121,7 +122,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     let election: LeaderElection | undefined;
     const context: ApiContext = {
       processStatus: () => ({
-        role: config.runnerEnabled ? 'all' : 'api',
+        role: config.role === 'runner' ? 'runner' : config.runnerEnabled ? 'all' : 'api',
         scheduler: !config.runnerEnabled ? 'off' : election?.isLeader() ? 'leader' : 'standby',
       }),
       config,
@@ -150,16 +151,21 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     };
     const app = await createApi({ context, logger });
     observeHttpRequests(app, metrics);
-    mqtt.attach(app.server);
+    const servesApi = config.role !== 'runner';
+    if (servesApi) mqtt.attach(app.server);
     // Before the HTTP server closes: it would otherwise wait on the upgraded sockets.
     app.addHook('preClose', async () => {
       mqttSessionStream.close();
       mqttRelay.close();
       await mqtt.close();
     });
-    const graphql = await createGraphql({ app, config, logger, resolvers: SUBSCRIPTION_RESOLVER_MODULES, plugins: [graphqlMetricsPlugin(metrics)] });
-    const graphqlSubscriptions = attachGraphqlSubscriptions({ app, schema: graphql.schema, bus, config, logger, contextFromHeaders: graphql.contextFromHeaders });
-    metrics.watch({ graphqlSubscriptions: () => graphqlSubscriptions.stats().subscribers });
+    let graphqlSubscriptions: SubscriptionServer | undefined;
+    if (servesApi) {
+      const graphql = await createGraphql({ app, config, logger, resolvers: SUBSCRIPTION_RESOLVER_MODULES, plugins: [graphqlMetricsPlugin(metrics)] });
+      const subscriptions = attachGraphqlSubscriptions({ app, schema: graphql.schema, bus, config, logger, contextFromHeaders: graphql.contextFromHeaders });
+      metrics.watch({ graphqlSubscriptions: () => subscriptions.stats().subscribers });
+      graphqlSubscriptions = subscriptions;
+    }
     let retention: { close(): Promise<void> } | undefined;
     // Alerting judges every FINAL result once: it runs only in the process leading the schedule.
     let alerting: { close(): Promise<void> } | undefined;

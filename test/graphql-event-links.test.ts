@@ -43,7 +43,7 @@ describe('links from subscription events into the graph', () => {
   let check: { id: string; groupId: number; name: string };
   let theirCheck: { id: string; groupId: null; name: string };
   const clients: Client[] = [];
-  const monitor = () => s.lookout.graphqlSubscriptions.monitor;
+  const monitor = () => s.lookout.graphqlSubscriptions!.monitor;
   const connect = async (c: TestClient) => {
     const client = await connectGraphqlWs(s.url, params(c));
     clients.push(client);

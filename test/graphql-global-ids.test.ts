@@ -280,7 +280,7 @@ describe('global ids and REST ids alike in subscription arguments', () => {
   let client: Client;
   let checkId: string;
   let groupId: number;
-  const monitor = () => s.lookout.graphqlSubscriptions.monitor;
+  const monitor = () => s.lookout.graphqlSubscriptions!.monitor;
 
   beforeAll(async () => {
     s = await startTestServer();

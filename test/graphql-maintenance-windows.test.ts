@@ -435,7 +435,7 @@ describe.each(BACKENDS)('GraphQL maintenance windows, maintenances and updates o
     };
 
     it("streams the caller's window, maintenance and update changes only, another account's never", async () => {
-      const monitor = s.lookout.graphqlSubscriptions.monitor;
+      const monitor = s.lookout.graphqlSubscriptions!.monitor;
       const aSub = await subscribe(await connect(s.a), monitor, EVENTS);
       const bSub = await subscribe(await connect(s.b), monitor, EVENTS);
       const created = await ok(s.a, CREATE_WINDOW, { input: { name: 'Streamed', startsAt: fromNow(24), endsAt: fromNow(25) } });
@@ -461,7 +461,7 @@ describe.each(BACKENDS)('GraphQL maintenance windows, maintenances and updates o
     });
 
     it('narrows to one window named by its global id or REST id', async () => {
-      const monitor = s.lookout.graphqlSubscriptions.monitor;
+      const monitor = s.lookout.graphqlSubscriptions!.monitor;
       const [watched, other] = [await restWindow(s.a, { name: 'Watched' }), await restWindow(s.a, { name: 'Other' })];
       const client = await connect(s.a);
       const byGlobal = await subscribe(client, monitor, EVENTS, { id: toGlobalId('MaintenanceWindow', watched.id) });

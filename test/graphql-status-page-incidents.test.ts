@@ -436,7 +436,7 @@ describe.each(BACKENDS)('GraphQL status page services, incidents and incident up
     };
 
     it("streams the caller's incident changes only, another account's never", async () => {
-      const monitor = s.lookout.graphqlSubscriptions.monitor;
+      const monitor = s.lookout.graphqlSubscriptions!.monitor;
       const aSub = await subscribe(await connect(s.a), monitor, EVENTS);
       const bSub = await subscribe(await connect(s.b), monitor, EVENTS);
       const created = await ok(s.a, CREATE_INCIDENT, { input: { name: 'Streamed', severity: 'MINOR', services: [api], updates: [{ description: 'Started' }] } });
@@ -457,7 +457,7 @@ describe.each(BACKENDS)('GraphQL status page services, incidents and incident up
     });
 
     it('narrows to one incident named by its global id or REST id', async () => {
-      const monitor = s.lookout.graphqlSubscriptions.monitor;
+      const monitor = s.lookout.graphqlSubscriptions!.monitor;
       const [watched, other] = [await restIncident(s.a, { name: 'Watched' }), await restIncident(s.a, { name: 'Other' })];
       const client = await connect(s.a);
       const byGlobal = await subscribe(client, monitor, EVENTS, { id: toGlobalId('Incident', watched.id) });

@@ -468,7 +468,7 @@ describe.each(BACKENDS)('GraphQL status pages, cards and subscribers on $name', 
     };
 
     it("streams the caller's status page changes only, another account's never, with the page read afresh", async () => {
-      const monitor = s.lookout.graphqlSubscriptions.monitor;
+      const monitor = s.lookout.graphqlSubscriptions!.monitor;
       const page = await restPage(s.a, { name: 'Streamed' });
       const aSub = await subscribe(await connect(s.a), monitor, EVENTS);
       const bSub = await subscribe(await connect(s.b), monitor, EVENTS);
@@ -487,7 +487,7 @@ describe.each(BACKENDS)('GraphQL status pages, cards and subscribers on $name', 
     });
 
     it('narrows to one page (by global or REST id): its own writes and subscribers, and the account\'s service, incident and maintenance changes', async () => {
-      const monitor = s.lookout.graphqlSubscriptions.monitor;
+      const monitor = s.lookout.graphqlSubscriptions!.monitor;
       const [watched, other] = [await restPage(s.a, { name: 'Watched' }), await restPage(s.a, { name: 'Other' })];
       const client = await connect(s.a);
       const byGlobal = await subscribe(client, monitor, EVENTS, { id: toGlobalId('StatusPage', watched.id) });

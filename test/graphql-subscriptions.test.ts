@@ -76,7 +76,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
 
   beforeAll(async () => {
     [s, target] = await Promise.all([startTestServer(), startTarget()]);
-    monitor = s.lookout.graphqlSubscriptions.monitor;
+    monitor = s.lookout.graphqlSubscriptions!.monitor;
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.dispose()));

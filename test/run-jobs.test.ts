@@ -74,6 +74,8 @@ describe.each(BACKENDS)('the run job queue ($name)', (backend) => {
     expect(await store.runJobs.countFinal({ id: job!.id, owner: 'holder' })).toBe(true);
     expect(await store.runJobs.countFinal({ id: job!.id, owner: 'holder' })).toBe(false);
     expect((await states(id))[0]).toMatchObject({ state: 'done', claims: 1 });
+    // Finished while a renewal was on its way: still its holder's, not lost.
+    expect(await store.runJobs.renew('holder', [job!.id], 60_000)).toEqual([]);
   });
 
   it('gives a job whose lease expired to the next claimer, and the first one loses it', async () => {

@@ -136,4 +136,33 @@ describe.skipIf(!url)('scheduler leadership across processes (PostgreSQL)', { ti
       await admin.end();
     }
   });
+
+  it.skipIf(!process.env.TEST_REDIS_URL)('splits the roles: an API-only process takes the requests, a runner-only process runs the checks', async () => {
+    // The processes of the test before leave the stage first.
+    for (const s of servers.splice(0)) {
+      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
+      await s.exited;
+    }
+    const roles = { ...env, LOOKOUT_RUNNER: '', REDIS_URL: process.env.TEST_REDIS_URL! };
+    const runner = await spawnServer({ ...roles, LOOKOUT_ROLE: 'runner' });
+    servers.push(runner);
+    const api = await spawnServer({ ...roles, LOOKOUT_ROLE: 'api' });
+    servers.push(api);
+    await printed(runner, /elected scheduler leader/);
+    expect(await health(api)).toMatchObject({ role: 'api', scheduler: 'off' });
+    expect(await health(runner)).toMatchObject({ role: 'runner', scheduler: 'leader' });
+    const auth = { authorization: `Bearer ${KEY}`, 'x-lookout-account': ACCOUNT };
+    expect((await fetch(`${runner.url}/v1/checks`, { headers: auth })).status).toBe(404);
+    expect((await fetch(`${runner.url}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' })).status).toBe(404);
+    expect((await fetch(`${runner.url}/metrics`)).status).toBe(200);
+
+    const created = await fetch(`${api.url}/v1/checks/api`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Run elsewhere', frequency: 0, frequencyOffset: 10, locations: ['eu-west-1'], request: { url: `${target.http.url}/json` } }),
+    });
+    expect(created.status).toBe(201);
+    // Its results come from the runner process, through Redis, to the API process's event stream.
+    await finalsOn(api, ((await created.json()) as { id: string }).id, 1);
+  });
 });
+

@@ -59,8 +59,8 @@ export interface ApiContext {
 
 /** `GET /health`: the process's role and its part in the schedule. */
 export interface ProcessStatus {
-  /** `all`: API and runner; `api`: API only (LOOKOUT_RUNNER=off). */
-  role: 'all' | 'api';
+  /** `all`: API and runner; `api`: API only; `runner`: runs checks, serves health and metrics only. */
+  role: 'all' | 'api' | 'runner';
   /** `leader`: schedules and alerts now; `standby`: ready to take over; `off`: never schedules. */
   scheduler: 'leader' | 'standby' | 'off';
 }

@@ -12,6 +12,7 @@ import { decodeRequestBodies } from './decode-request-body.js';
 import { validatorCompiler } from '../contract/validation.js';
 import { createInputRules } from './input-rules.js';
 import { ROUTE_MODULES } from './routes.js';
+import { metricsRoutes } from './metrics-routes.js';
 import { API_TAGS } from '../contract/api-tags.js';
 import { NAMED_SCHEMAS } from '../contract/named-schemas.js';
 import { withSharedErrorResponses } from '../contract/shared-error-responses.js';
@@ -156,7 +157,8 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
     });
   }
 
-  for (const register of ROUTE_MODULES) register(app, context);
+  // A runner-only process serves no API: its port answers health and metrics.
+  for (const register of config.role === 'runner' ? [metricsRoutes] : ROUTE_MODULES) register(app, context);
 
   app.get('/openapi.json', { schema: { hide: true }, config: { public: true, rateLimit: false } as never }, async () => app.swagger());
   app.get('/swagger.json', { schema: { hide: true }, config: { public: true, rateLimit: false } as never }, async (_req, reply) => {

@@ -81,12 +81,15 @@ export function createRunJobsRepository(db: Queryable) {
       );
     },
 
-    /** Extends the leases `owner` still holds; answers the ids it holds no longer. */
+    /**
+     * Extends the leases `owner` still holds; answers the ids it holds no longer (another process
+     * claimed them). A job `owner` already finished counts as held: its run is just ending.
+     */
     async renew(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
       if (ids.length === 0) return [];
       const held = await db.query<{ id: string }>(
-        `UPDATE run_jobs SET lease_until = now() + $3 * interval '1 millisecond'
-         WHERE id = ANY($2::bigint[]) AND lease_owner = $1 AND state = 'leased'
+        `UPDATE run_jobs SET lease_until = CASE WHEN state = 'leased' THEN now() + $3 * interval '1 millisecond' ELSE lease_until END
+         WHERE id = ANY($2::bigint[]) AND lease_owner = $1 AND state IN ('leased', 'done')
          RETURNING id::text`,
         [owner, ids, leaseMs],
       );
