@@ -21,6 +21,7 @@ import { createMaintenancePauses, type MaintenancePauses } from './runner/create
 import { createExecutors } from './runner/create-executors.js';
 import { createRunRecorder } from './service/record-run.js';
 import { createDataRetention } from './service/data-retention.js';
+import { createSessionLeases } from './service/create-session-leases.js';
 import { createTestSessionService } from './service/test-session-service.js';
 import { createClientCertificateService } from './service/client-certificate-service.js';
 import { createStatusPageIncidentService } from './service/status-page-incident-service.js';
@@ -111,13 +112,15 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         return { waiting: depth.queued, leased: depth.leased, inFlight: runner.worker.stats().inFlight };
       },
     });
-    const testSessions = createTestSessionService({ store, bus, runner, logger });
-    await testSessions.cancelInterrupted();
+    // Sessions are leased to the process running them: a start cancels only those whose process died.
+    const sessionLeases = createSessionLeases({ store, logger });
+    await sessionLeases.start();
+    const testSessions = createTestSessionService({ store, bus, runner, logger, leases: sessionLeases });
     // Live results of `checkly test|trigger`: a broker on the API's port, fed from the bus.
     const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store), logger, otherUpgradePaths: ['/graphql'] });
     const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });
     const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: mqttRelay.publish });
-    const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish });
+    const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish, leases: sessionLeases });
     // Runner processes compete for the schedule's leadership once listening (see listen()).
     let election: LeaderElection | undefined;
     const context: ApiContext = {
@@ -234,6 +237,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         await pauses.close();
         await testSessions.close();
         await testSessionRuns.close();
+        sessionLeases.close();
         await maintenanceClock?.close();
         await subscriberNotifier?.close();
         await retention?.close();

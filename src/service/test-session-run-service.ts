@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { SessionLeases } from './create-session-leases.js';
 import type { CheckType } from '../domain/catalog.js';
 import { stripServerOwnedFields, withCheckDefaults, type CheckData } from '../domain/check-defaults.js';
 import { LookoutError, notFound, type Issue } from '../domain/lookout-error.js';
@@ -59,6 +60,8 @@ export interface TestSessionRunServiceOptions {
   publish(topic: string, message: unknown): Promise<void>;
   /** Submitted checks of one session run at once at most. */
   concurrency?: number;
+  /** Leases the sessions this process runs (absent: sessions are stored unleased). */
+  leases?: SessionLeases;
 }
 
 /**
@@ -190,10 +193,14 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       await store.testSessions.insert({
         id, account_id: accountId, name: input.name ?? 'Test session', status: 'RUNNING', run_location: location,
         environment: input.environment ?? null, check_ids: entries.map((e) => e.checkId), results: entries,
-      });
+      }, options.leases?.lease);
+      options.leases?.hold(id);
       const p = execute(accountId, id, suiteId, location, input.environment ?? null, submitted, entries)
         .catch((err: unknown) => logger.error({ err, testSessionId: id }, 'test session run failed'))
-        .finally(() => inFlight.delete(p));
+        .finally(() => {
+          options.leases?.release(id);
+          inFlight.delete(p);
+        });
       inFlight.add(p);
       return { testSessionId: id, schedulingId: id, sequenceIds: Object.fromEntries(submitted.map((s) => [s.logicalId, s.sequenceId])) };
     },

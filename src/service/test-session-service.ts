@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { RunOverrides } from '../domain/run-overrides.js';
+import type { SessionLeases } from './create-session-leases.js';
 import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
 import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -68,6 +69,8 @@ export interface TestSessionServiceOptions {
   logger: Logger;
   /** Checks of one session run at once at most. */
   concurrency?: number;
+  /** Leases the sessions this process runs (absent: sessions are stored unleased). */
+  leases?: SessionLeases;
 }
 
 /**
@@ -76,7 +79,7 @@ export interface TestSessionServiceOptions {
  * and error groups; their errors are grouped per account as test session error groups.
  */
 export function createTestSessionService(options: TestSessionServiceOptions) {
-  const { store, bus, runner, logger } = options;
+  const { store, bus, runner, logger, leases } = options;
   const concurrency = options.concurrency ?? 5;
   const cancelled = new Set<string>();
   const inFlight = new Set<Promise<void>>();
@@ -159,10 +162,14 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
       await store.testSessions.insert({
         id, account_id: accountId, name: input.name ?? `Test session ${new Date().toISOString()}`, status: 'RUNNING',
         run_location: input.runLocation ?? null, environment: input.environment ?? null, check_ids: checks.map((c) => c.id), results: entries,
-      });
+      }, leases?.lease);
+      leases?.hold(id);
       const p = execute(accountId, id, entries.map((e) => ({ ...e })), input.environment ?? null, input.runLocation ?? null, input.overrides)
         .catch((err) => logger.error({ err, testSessionId: id }, 'test session failed'))
-        .finally(() => inFlight.delete(p));
+        .finally(() => {
+          leases?.release(id);
+          inFlight.delete(p);
+        });
       inFlight.add(p);
       const row = (await store.testSessions.get(accountId, id))!;
       await publish(row);
@@ -241,11 +248,6 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
       const row = await store.testSessions.archiveErrorGroup(accountId, id, flags);
       if (!row) throw notFound('Test session error group', id);
       return toTestSessionErrorGroupView(row);
-    },
-
-    /** Marks sessions of a previous process that never finished as CANCELLED. */
-    async cancelInterrupted(): Promise<number> {
-      return store.testSessions.cancelInterrupted();
     },
 
     async close(): Promise<void> {

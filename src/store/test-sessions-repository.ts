@@ -41,13 +41,32 @@ export interface TestSessionErrorGroupRow {
 }
 
 /** Test sessions and their error groups, scoped by account. */
+/** The process running a session and how long its lease lasts unless renewed. */
+export interface SessionLease {
+  owner: string;
+  ms: number;
+}
+
 export function createTestSessionsRepository(db: Queryable) {
   return {
-    async insert(row: Pick<TestSessionRow, 'id' | 'name' | 'status' | 'run_location' | 'environment' | 'check_ids' | 'results'> & { account_id: string }): Promise<void> {
+    /** Stores a new session, leased to the process that runs it (`lease`), or unleased when none is given. */
+    async insert(
+      row: Pick<TestSessionRow, 'id' | 'name' | 'status' | 'run_location' | 'environment' | 'check_ids' | 'results'> & { account_id: string },
+      lease?: SessionLease,
+    ): Promise<void> {
       await db.query(
-        `INSERT INTO test_sessions (id, account_id, name, status, run_location, environment, check_ids, results, started_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())`,
-        [row.id, row.account_id, row.name, row.status, row.run_location, row.environment, row.check_ids, JSON.stringify(row.results)],
+        `INSERT INTO test_sessions (id, account_id, name, status, run_location, environment, check_ids, results, started_at, runner_id, lease_until)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), $9, CASE WHEN $9::text IS NULL THEN NULL ELSE now() + $10 * interval '1 millisecond' END)`,
+        [row.id, row.account_id, row.name, row.status, row.run_location, row.environment, row.check_ids, JSON.stringify(row.results), lease?.owner ?? null, lease?.ms ?? 0],
+      );
+    },
+
+    /** Extends the leases of the sessions `owner` runs. */
+    async renewLeases(owner: string, ids: string[], ms: number): Promise<void> {
+      if (ids.length === 0) return;
+      await db.query(
+        `UPDATE test_sessions SET lease_until = now() + $3 * interval '1 millisecond' WHERE id = ANY($2::uuid[]) AND runner_id = $1 AND status = 'RUNNING'`,
+        [owner, ids, ms],
       );
     },
 
@@ -77,9 +96,14 @@ export function createTestSessionsRepository(db: Queryable) {
     },
 
     /** Sessions left RUNNING by a process that stopped: they can never finish. */
-    async cancelInterrupted(): Promise<number> {
+    /**
+     * Cancels the running sessions nobody runs any more: their process died (the lease ran out) or
+     * they predate leases. Sessions a live process runs are left alone.
+     */
+    async cancelAbandoned(): Promise<number> {
       const rows = await db.query(
-        `UPDATE test_sessions SET status = 'CANCELLED', stopped_at = now(), updated_at = now() WHERE status = 'RUNNING' RETURNING id`,
+        `UPDATE test_sessions SET status = 'CANCELLED', stopped_at = now(), updated_at = now()
+         WHERE status = 'RUNNING' AND (lease_until IS NULL OR lease_until < now()) RETURNING id`,
       );
       return rows.length;
     },
