@@ -1,14 +1,22 @@
 import './default-node-env.js';
 import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import { pino } from 'pino';
+import { createAgent, localSecretsOf } from './agent/create-agent.js';
+import { loadAgentConfig } from './agent/load-agent-config.js';
 import { loadConfig } from './config.js';
+import { createExecutors } from './runner/create-executors.js';
 import { createLookout } from './main.js';
 import { createAccountWithKey, createKeyForAccount } from './service/bootstrap.js';
 import { createStore } from './store/create-store.js';
+
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 const USAGE = `Usage: lookout <command>
 
 Commands:
   serve [--role all|api|runner]         Start the server (REST API, default port 4000); --role as LOOKOUT_ROLE
+  agent                                 Run a private-location (or data-center) agent: LOOKOUT_SERVICE_URL, LOOKOUT_AGENT_KEY
   migrate                               Apply pending database migrations and exit
   keys create --account <id> [--name N] Create an API key for an account and print it once
   accounts create --name <name>         Create an account with a first API key and print both
@@ -59,6 +67,30 @@ async function serve(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+async function agent(): Promise<void> {
+  const settings = loadAgentConfig(process.env);
+  const logger = pino({ level: settings.logLevel, base: { service: 'lookout-agent' } });
+  // The runner's executors, with the agent's own folder for the files they keep.
+  const executors = createExecutors({ ...loadConfig(), assetsDir: settings.assetsDir });
+  const running = await createAgent({
+    serviceUrl: settings.serviceUrl, key: settings.key, location: settings.location, concurrency: settings.concurrency,
+    healthPort: settings.healthPort, executors, assetsDir: settings.assetsDir, logger, version: VERSION,
+    localSecrets: localSecretsOf(process.env),
+  });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    running.close().then(() => process.exit(0), (err: unknown) => {
+      logger.error({ err }, 'error during shutdown');
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   if (command === 'serve' || command === undefined) {
@@ -73,6 +105,10 @@ async function main(argv: string[]): Promise<number> {
     // The flag wins over the environment; loadConfig validates it with the other settings.
     if (role !== undefined) process.env.LOOKOUT_ROLE = role;
     await serve();
+    return -1;
+  }
+  if (command === 'agent') {
+    await agent();
     return -1;
   }
   if (command === 'migrate') {

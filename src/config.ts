@@ -59,6 +59,8 @@ export interface Config {
   chromiumPath: string;
   /** Folder of run assets such as browser check screenshots (`LOOKOUT_ASSETS_DIR`, default `<dataDir>/assets`). */
   assetsDir: string;
+  /** The key agents of data-center locations present (`LOOKOUT_DATA_CENTER_AGENT_KEY`); unset: only private-location agents connect. */
+  dataCenterAgentKey: string | undefined;
   /** REST backend of the GraphQL layer (`GRAPHQL_BACKEND_URL`); unset: this process's own port. */
   graphqlBackendUrl: string | undefined;
   /** REST calls one GraphQL operation may make (`GRAPHQL_REST_BUDGET`, default 50). */
@@ -219,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alertTimeoutMs: int('LOOKOUT_ALERT_TIMEOUT_MS', env.LOOKOUT_ALERT_TIMEOUT_MS, 10_000),
     chromiumPath: env.LOOKOUT_CHROMIUM_PATH || '/usr/bin/chromium',
     assetsDir: env.LOOKOUT_ASSETS_DIR || path.join(dataDir, 'assets'),
+    dataCenterAgentKey: token('LOOKOUT_DATA_CENTER_AGENT_KEY', env.LOOKOUT_DATA_CENTER_AGENT_KEY),
     graphqlBackendUrl: url('GRAPHQL_BACKEND_URL', env.GRAPHQL_BACKEND_URL),
     graphqlRestBudget: Math.max(1, int('GRAPHQL_REST_BUDGET', env.GRAPHQL_REST_BUDGET, 50)),
     graphqlMaxDepth: int('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 15),

@@ -21,6 +21,8 @@ import { createMaintenancePauses, type MaintenancePauses } from './runner/create
 import { createExecutors } from './runner/create-executors.js';
 import { createRunRecorder } from './service/record-run.js';
 import { createDataRetention } from './service/data-retention.js';
+import { createAgentService } from './service/agent-service.js';
+import type { RecordRun } from './runner/run-check.js';
 import { createSessionLeases } from './service/create-session-leases.js';
 import { createTestSessionService } from './service/test-session-service.js';
 import { createClientCertificateService } from './service/client-certificate-service.js';
@@ -96,11 +98,12 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     // Maintenance in progress pauses checks: the scheduler asks this snapshot before each run.
     const pauses = createMaintenancePauses({ store, bus, logger });
     const executors = createExecutors(config);
+    const recordRun: RecordRun = (input) => recorder.record({ ...input, maintenanceWindowIds: pauses.coveringWindows(input.check) });
     const runner = createRunner({
       store,
       logger,
       isPaused: (check) => pauses.isPaused(check),
-      record: (input) => recorder.record({ ...input, maintenanceWindowIds: pauses.coveringWindows(input.check) }),
+      record: recordRun,
       executors,
       concurrency: config.runnerConcurrency,
       schedule: config.runnerEnabled,
@@ -112,15 +115,19 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         return { waiting: depth.queued, leased: depth.leased, inFlight: runner.worker.stats().inFlight };
       },
     });
-    // Sessions are leased to the process running them: a start cancels only those whose process died.
+    // Sessions are leased to the process running them; runner processes resume those whose process died (listen()).
     const sessionLeases = createSessionLeases({ store, logger });
-    await sessionLeases.start();
+    sessionLeases.start();
     const testSessions = createTestSessionService({ store, bus, runner, logger, leases: sessionLeases });
     // Live results of `checkly test|trigger`: a broker on the API's port, fed from the bus.
     const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store), logger, otherUpgradePaths: ['/graphql'] });
     const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });
     const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: mqttRelay.publish });
     const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish, leases: sessionLeases });
+    // Agents lease runs of their location through the API; silent ones are marked gone (and logged) by every API process.
+    const agents = createAgentService({ store, logger, record: recordRun, assetsDir: config.assetsDir, dataCenterKey: config.dataCenterAgentKey });
+    const agentSweep = setInterval(() => void agents.sweepSilent().catch((err: unknown) => logger.error({ err }, 'marking silent agents gone failed')), 5_000);
+    agentSweep.unref();
     // Runner processes compete for the schedule's leadership once listening (see listen()).
     let election: LeaderElection | undefined;
     const context: ApiContext = {
@@ -149,6 +156,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       publicStatusPages: createPublicStatusPageService({ store }),
       mqttSessionStream,
       testSessionRuns,
+      agents,
       codeBundles: createCodeBundleStore({ dir: path.join(config.assetsDir, 'checkly-storage'), maxBytes: CODE_BUNDLE_MAX_BYTES }),
       metrics,
     };
@@ -223,6 +231,9 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
           await election.start();
           // Every runner process takes queued runs, whichever leads the schedule.
           runner.startWorking();
+          // Like queued runs, the sessions of processes that died are background work: runner processes
+          // take them over; an API-only process runs just the sessions it accepted.
+          await sessionLeases.resumeWith({ trigger: (s) => testSessions.resume(s), run: (s) => testSessionRuns.resume(s) });
         }
         return url;
       },
@@ -231,13 +242,16 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         closed = true;
         // Stop taking requests, then stop planning runs and let the ones in flight finish.
         await app.close();
+        clearInterval(agentSweep);
         // Giving the leadership up stops scheduling and alerting; a standby takes over at once.
         await election?.close();
-        await runner.close();
-        await pauses.close();
+        // Before the runner closes, which would cancel their runs: sessions finish the checks in flight and hand the rest over.
+        sessionLeases.stopResuming();
         await testSessions.close();
         await testSessionRuns.close();
         sessionLeases.close();
+        await runner.close();
+        await pauses.close();
         await maintenanceClock?.close();
         await subscriberNotifier?.close();
         await retention?.close();

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanErrorMessage, errorHash } from '../src/domain/clean-error-message.js';
@@ -107,6 +108,8 @@ describe.each(BACKENDS)('check results, statuses and error groups on $name', (ba
         sequenceId,
         errorGroupIds: [],
         errors: [],
+        // Stored by this process's recorder: a runner, on this host.
+        ranOn: { kind: 'runner', hostname: os.hostname() },
       });
       const read = await a.request('GET', `/v1/check-results/${check.id}/${result.id}`);
       expect(read.status).toBe(200);

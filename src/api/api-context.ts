@@ -53,6 +53,8 @@ export interface ApiContext {
   codeBundles?: import('../service/create-code-bundle-store.js').CodeBundleStore;
   /** Runs the checks `checkly test` submits (absent: `/v1/test-sessions/run` answers 501). */
   testSessionRuns?: import('../service/test-session-run-service.js').TestSessionRunService;
+  /** The agent protocol's service side (absent: agent routes are not served). */
+  agents?: import('../service/agent-service.js').AgentService;
   /** What this process does and whether it leads the schedule now (`GET /health`). */
   processStatus?: () => ProcessStatus;
 }

@@ -7,6 +7,7 @@ import { errorGroupsRoutes } from './error-groups-routes.js';
 import { badgesRoutes } from './badges-routes.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { privateLocationsRoutes } from './private-locations-routes.js';
+import { agentsRoutes } from './agents-routes.js';
 import { staticIpsRoutes } from './static-ips-routes.js';
 import { alertChannelsRoutes } from './alert-channels-routes.js';
 import { alertNotificationsRoutes } from './alert-notifications-routes.js';
@@ -40,6 +41,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   checksRoutes,
   checkGroupsRoutes,
   privateLocationsRoutes,
+  agentsRoutes,
   accountsRoutes,
   catalogRoutes,
   staticIpsRoutes,

@@ -16,6 +16,7 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Environment variables', description: 'Account-level variables checks read' },
   { name: 'Snippets', description: 'Code shared by checks and groups as setup and teardown scripts' },
   { name: 'Private locations', description: 'Locations inside a customer network, and the keys their agents use' },
+  { name: 'Private location agents', description: 'The protocol `lookout agent` speaks: lease due runs of its location, renew leases, post results and assets (location key, no API key)' },
   { name: 'Client certificates', description: 'Client certificates API checks present to their targets' },
   { name: 'Status pages', description: 'Status pages: cards of services, theme, custom domain and password protection' },
   { name: 'Status page subscriptions', description: 'Subscribers of a status page (email and webhook), with double opt-in' },

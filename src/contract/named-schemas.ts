@@ -9,6 +9,7 @@ import { CHECK_VIEW_SCHEMAS } from './check-views.js';
 import { ErrorBody } from './error-body.js';
 import { ERROR_GROUP_VIEW_SCHEMAS } from './error-group-views.js';
 import { PRIVATE_LOCATION_VIEW_SCHEMAS } from './private-location-views.js';
+import { AGENT_VIEW_SCHEMAS } from './agent-views.js';
 import { PROJECT_VIEW_SCHEMAS } from './project-views.js';
 import { PROJECT_RESOURCE_VIEW_SCHEMAS } from './project-resource-views.js';
 import { ref, toResponseShape, type JsonSchema } from './response-shape.js';
@@ -59,6 +60,7 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   Variable,
   Snippet,
   ...PRIVATE_LOCATION_VIEW_SCHEMAS,
+  ...AGENT_VIEW_SCHEMAS,
   ...RESULT_VIEW_SCHEMAS,
   ...ERROR_GROUP_VIEW_SCHEMAS,
   ...TEST_SESSION_VIEW_SCHEMAS,

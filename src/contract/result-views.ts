@@ -145,6 +145,12 @@ const RESULT_PROPERTIES: JsonSchema = {
     type: 'array', items: { type: 'integer' },
     description: 'Maintenance windows in progress that covered the check when it ran (its alerts were silenced); absent when none did',
   },
+  ranOn: {
+    type: 'object',
+    description: 'Where the run really ran: a runner process of the service ({kind: runner, hostname}) or an agent of the location ({kind: agent, agentId}); absent on results stored before this was recorded',
+    required: ['kind'],
+    properties: { kind: { type: 'string', enum: ['runner', 'agent'] }, hostname: { type: 'string' }, agentId: { type: 'string', format: 'uuid' } },
+  },
   errors: {
     type: ['array', 'null'],
     items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { LeaseLostError } from '../domain/lease-lost-error.js';
 import type { Store } from '../store/create-store.js';
-import type { RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
+import type { ClaimScope, RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
 
 /** Options of createRunWorker. */
 export interface RunWorkerOptions {
@@ -19,6 +19,8 @@ export interface RunWorkerOptions {
   renewMs?: number;
   /** Besides wake(), the queue is looked at this often (jobs queued by another process). Default 1 s. */
   pollMs?: number;
+  /** Which jobs it claims (default: the runner processes' share, see ClaimScope). */
+  scope?: ClaimScope;
   /** Called with (claim time − planned slot) of every job it starts. */
   onStartDelay?: (delayMs: number) => void;
 }
@@ -88,7 +90,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       again = false;
       const free = concurrency - running.size;
       if (stopped || free <= 0) return;
-      const jobs = await store.runJobs.claim(owner, free, leaseMs);
+      const jobs = await store.runJobs.claim(owner, free, leaseMs, options.scope);
       claimed += jobs.length;
       for (const job of jobs) void runOne(job);
       // A full batch may mean more is waiting.

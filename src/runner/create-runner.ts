@@ -10,7 +10,8 @@ import type { Store } from '../store/create-store.js';
 import type { ScheduledCheckRow } from '../store/runner-repository.js';
 import { createScheduler, type ScheduledRun } from './create-scheduler.js';
 import { createRunWorker } from './create-run-worker.js';
-import type { RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
+import type { NewRunJob, RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
+import { AGENT_LIVE_MS, dataCenterLane, privateLocationLane } from '../domain/agent-lanes.js';
 import type { Executor, RunnableCheck } from './executor.js';
 import { prepareRun, toRunnable } from './prepare-run.js';
 import { runCheck, type RecordRun, type RunOutcome } from './run-check.js';
@@ -29,7 +30,7 @@ export interface RunnerOptions {
   /** Whether to run the schedule (false: only on-demand runs, e.g. a second API process). */
   schedule?: boolean;
   /** Lease, renewal and polling of the run queue (see createRunWorker); tests shorten them. */
-  queue?: { leaseMs?: number; renewMs?: number; pollMs?: number };
+  queue?: { leaseMs?: number; renewMs?: number; pollMs?: number; privateGraceMs?: number };
   refreshMs?: number;
   onStartDelay?: (delayMs: number) => void;
   /** Whether maintenance in progress pauses the check: its scheduled runs (and heartbeat deadlines) are skipped. */
@@ -43,9 +44,11 @@ function lanes(check: RunnableCheck): { all: string[]; isPrivate: Set<string> } 
 }
 
 /**
- * The runner: the scheduler plus run orchestration. Runs in private locations are queued for
- * agents; until agents exist (a later release) no agent takes them, so they end at once with a
- * NO_AGENT error result instead of waiting for nobody.
+ * The runner: the scheduler plus run orchestration. A slot's runs in private locations, and in
+ * data-center locations that have live agents, are queued in those locations' lanes for their
+ * agents (`lookout agent`); the rest run in the runner processes. A private-location run no live
+ * agent takes ends with a NO_AGENT error result instead of waiting for nobody, and so does an
+ * on-demand run of a private location.
  */
 export function createRunner(options: RunnerOptions) {
   const { store, logger, record } = options;
@@ -120,17 +123,39 @@ export function createRunner(options: RunnerOptions) {
     if (options.isPaused?.(toRunnable(job.row))) return;
     if (job.row.check_type === 'HEARTBEAT') return evaluateHeartbeat(job.row, job.plannedMs);
     const check = toRunnable(job.row);
-    const { all } = lanes(check);
+    const { all, isPrivate } = lanes(check);
     const cadence = cadenceOf({ id: check.id, frequency: check.data.frequency, frequencyOffset: check.data.frequencyOffset });
     const locations = locationsForSlot(all, check.data.runParallel === true, slotIndex(cadence, job.plannedMs));
     if (locations.length === 0) return;
-    await enqueueSoon({ checkId: check.id, slotAt: new Date(job.plannedMs), locations });
+    const dcLanes = await liveDataCenterLanes();
+    const slotAt = new Date(job.plannedMs);
+    const own = locations.filter((l) => !isPrivate.has(l) && !dcLanes.has(dataCenterLane(l)));
+    const queued = [
+      ...(own.length > 0 ? [enqueueSoon({ checkId: check.id, slotAt, locations: own })] : []),
+      ...locations.filter((l) => !own.includes(l)).map((l) => enqueueSoon({
+        checkId: check.id, slotAt, locations: [l], lane: isPrivate.has(l) ? privateLocationLane(check.accountId, l) : dataCenterLane(l),
+      })),
+    ];
+    await Promise.all(queued);
+  }
+
+  // Which data-center locations have live agents, looked up at most every 2 s (slots come in thousands).
+  let dcLanesCache: { at: number; lanes: Promise<Set<string>> } | null = null;
+  function liveDataCenterLanes(): Promise<Set<string>> {
+    if (!dcLanesCache || Date.now() - dcLanesCache.at > 2_000) {
+      const lanes = store.agents.liveLanes(AGENT_LIVE_MS).catch((err: unknown) => {
+        logger.error({ err }, 'looking up live agents failed; data-center runs stay in the runner processes');
+        return new Set<string>();
+      });
+      dcLanesCache = { at: Date.now(), lanes };
+    }
+    return dcLanesCache.lanes;
   }
 
   // Slots falling due together (thousands at a minute boundary) are queued in one statement.
-  let pending: { checkId: string; slotAt: Date; locations: string[] }[] = [];
+  let pending: NewRunJob[] = [];
   let flushing: Promise<void> | null = null;
-  function enqueueSoon(job: { checkId: string; slotAt: Date; locations: string[] }): Promise<void> {
+  function enqueueSoon(job: NewRunJob): Promise<void> {
     pending.push(job);
     flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       const batch = pending;
@@ -152,9 +177,11 @@ export function createRunner(options: RunnerOptions) {
     await execute(check, job.locations, null, { lease, signal });
   }
 
+  const { privateGraceMs = AGENT_LIVE_MS, ...queue } = options.queue ?? {};
   const worker = createRunWorker({
     store, logger, owner, concurrency: options.concurrency ?? 100, run: runJob, onStartDelay: options.onStartDelay,
-    ...(options.queue ?? {}),
+    scope: { runner: { agentLiveMs: AGENT_LIVE_MS, privateGraceMs } },
+    ...queue,
   });
 
   const scheduler = createScheduler({

@@ -29,6 +29,8 @@ export interface RunCheckOptions {
   signal: AbortSignal;
   logger: Logger;
   testSessionId?: string | null;
+  /** The run's sequence id (default: a new one); an agent uses the one its lease came with. */
+  sequenceId?: string;
   /** Waits between attempts; replaced in tests. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   now?: () => number;
@@ -69,7 +71,7 @@ export async function runCheck(options: RunCheckOptions): Promise<RunOutcome> {
   const logger = scrubbingLogger(options.logger, scrub);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
-  const sequenceId = randomUUID();
+  const sequenceId = options.sequenceId ?? randomUUID();
   const strategy = (check.data.retryStrategy ?? null) as RetryStrategy | null;
   const timeoutMs = attemptTimeoutMs(check.checkType, check.data);
 

@@ -23,9 +23,8 @@ function isoOrNull(value: string | Date | null): string | null {
 }
 
 /**
- * A stored private location as the API shows it. `agentCount` is 0 and `lastSeen` stays null until
- * private location agents exist and report in (no agent protocol is implemented yet): they tell
- * the truth about a location no agent has ever connected to.
+ * A stored private location as the API shows it: `agentCount` counts the agents that reported in
+ * the last 15 s, `lastSeen` is when one last did (null: no agent ever connected).
  */
 export function toPrivateLocationView(row: PrivateLocationRow, keys: (PrivateLocationKeyRow | CreatedPrivateLocationKey)[] = row.keys) {
   return {
@@ -36,7 +35,7 @@ export function toPrivateLocationView(row: PrivateLocationRow, keys: (PrivateLoc
     proxyUrl: row.proxy_url,
     keys: keys.map((k) => ({ ...k, created_at: isoOrNull(k.created_at)!, updated_at: isoOrNull(k.updated_at) })),
     lastSeen: isoOrNull(row.last_seen),
-    agentCount: 0,
+    agentCount: Number(row.agent_count ?? 0),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at ? row.updated_at.toISOString() : null,
   };

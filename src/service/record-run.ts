@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { Logger } from 'pino';
 import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
 import type { ProbeResult, ResultType } from '../domain/check-result.js';
@@ -49,7 +50,14 @@ export interface RecordRunInput {
    * (refused once the job has one per location).
    */
   lease?: RunJobLease;
+  /** Who ran it (default: this process, a runner). */
+  ranOn?: RanOn;
 }
+
+/** Where a run really ran: a runner process (its host) or an agent of the location. */
+export type RanOn = { kind: 'runner'; hostname: string } | { kind: 'agent'; agentId: string };
+
+const THIS_RUNNER: RanOn = { kind: 'runner', hostname: os.hostname() };
 
 /** Longest error message kept (stack traces can be huge); the hash is of the kept part. */
 const MAX_MESSAGE = 10_000;
@@ -72,7 +80,8 @@ function isForeignKeyViolation(err: unknown): boolean {
 
 /**
  * Stores run results. `record` writes, in one transaction, the result, the error groups of its
- * errors and (for a FINAL result outside test sessions) the check's status; after commit it
+ * errors and (for a FINAL result outside test sessions) the check's status and its alert outbox
+ * row (alerting's durable queue); after commit it
  * publishes `checkResultCreated` and, when the check went between PASSING, DEGRADED and FAILING,
  * `checkStatusChanged`. It resolves to the result as the API shows it, and rejects with
  * NOT_FOUND when the check was deleted while it ran.
@@ -172,9 +181,13 @@ export function createRunRecorder({ store, bus, logger, onRecorded }: RunRecorde
               details,
               errors: probe.errors.map((e) => ({ code: e.code, message: e.message })),
               ...(input.maintenanceWindowIds?.length ? { maintenanceWindowIds: input.maintenanceWindowIds } : {}),
+              ranOn: input.ranOn ?? THIS_RUNNER,
             },
           });
-          const change = input.resultType === 'FINAL' && testSessionId === null ? await updateStatus(repos, input, row, m.sslDaysRemaining) : null;
+          const monitored = input.resultType === 'FINAL' && testSessionId === null;
+          const change = monitored ? await updateStatus(repos, input, row, m.sslDaysRemaining) : null;
+          // Alerting reads the outbox, not the bus: committed with the result, the run cannot be lost to it.
+          if (monitored) await repos.alertOutbox.add({ accountId: check.accountId, checkId: check.id, resultId: row.id, sequenceId: input.sequenceId });
           return { row, change };
         });
       } catch (err) {

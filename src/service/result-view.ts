@@ -13,7 +13,7 @@ const DETAIL_FIELDS: Record<string, string> = {
 
 /** Top-level fields of a result that only the wide `detail` column can fill. */
 export const DETAIL_RESULT_FIELDS = [
-  'apiCheckResult', 'browserCheckResult', 'multiStepCheckResult', 'agenticCheckResult', 'errors', ...Object.values(DETAIL_FIELDS),
+  'apiCheckResult', 'browserCheckResult', 'multiStepCheckResult', 'agenticCheckResult', 'errors', 'ranOn', ...Object.values(DETAIL_FIELDS),
 ];
 
 /**
@@ -51,6 +51,7 @@ export function toResultView(row: ResultRow): Record<string, any> {
     errors: d.errors ?? [],
   };
   if (Array.isArray(d.maintenanceWindowIds) && d.maintenanceWindowIds.length > 0) view.maintenanceWindowIds = d.maintenanceWindowIds;
+  if (d.ranOn && typeof d.ranOn === 'object') view.ranOn = d.ranOn;
   const detailField = DETAIL_FIELDS[row.check_type];
   if (detailField) view[detailField] = d.details ?? null;
   return view;

@@ -15,7 +15,8 @@ import type { Executor, RunnableCheck } from '../runner/executor.js';
 import { prepareRun } from '../runner/prepare-run.js';
 import { runCheck, type RecordInput } from '../runner/run-check.js';
 import type { Store } from '../store/create-store.js';
-import type { TestSessionCheckEntry } from '../store/test-sessions-repository.js';
+import type { ClaimedTestSession, TestSessionCheckEntry } from '../store/test-sessions-repository.js';
+import { endUnresumableSession, NOT_RESUMABLE } from './end-unresumable-session.js';
 import { toResultView } from './result-view.js';
 import { toTestSessionView } from './test-session-service.js';
 
@@ -35,6 +36,19 @@ interface SubmittedCheck {
   sequenceId: string;
   checkRunId: string;
 }
+
+/**
+ * What a `run` session keeps for another process to resume it (migration 024): the checks as
+ * validated, with the ids the CLI follows them by. Their variables may be secret: never shown.
+ */
+interface RunJob {
+  suiteId: string;
+  location: string;
+  submitted: SubmittedCheck[];
+}
+
+/** An entry that has its FINAL result: never run again. */
+const isDone = (e: TestSessionCheckEntry) => e.status === 'PASSED' || e.status === 'FAILED';
 
 /** What `POST /v1/test-sessions/run` carries (the parts Lookout reads). */
 export interface SubmittedRun {
@@ -77,6 +91,9 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
   const concurrency = options.concurrency ?? 5;
   const shutdown = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  // Closing: runs in flight finish, no further check starts, and the rest is handed over.
+  let closing = false;
+  const owner = options.leases?.lease.owner ?? null;
 
   function toSubmitted(accountId: string, jobs: Record<string, any>[], sharedFiles: unknown[]): SubmittedCheck[] {
     const issues: Issue[] = [];
@@ -119,22 +136,28 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
 
   async function execute(
     accountId: string, sessionId: string, suiteId: string, location: string, environment: string | null, submitted: SubmittedCheck[], entries: TestSessionCheckEntry[],
+    errorGroupIds: string[] = [],
   ) {
-    const errorGroupIds: string[] = [];
     const topic = (s: SubmittedCheck, sub: string) => `account/${accountId}/ad-hoc-check-results/${suiteId}/${s.sequenceId}/${s.checkRunId}/${sub}`;
+    // Set once a save finds the session no longer ours (cancelled, or taken over after our lease ran out).
+    let lost = false;
     const persist = async (final: boolean) => {
       const status = !final ? 'RUNNING' : entries.some((e) => e.status === 'FAILED') ? 'FAILED' : 'PASSED';
-      await store.testSessions.save(sessionId, { status, results: entries, errorGroupIds, stopped: final });
+      if (!(await store.testSessions.save(sessionId, { status, results: entries, errorGroupIds, stopped: final }, owner))) {
+        lost = true;
+        return;
+      }
       const row = await store.testSessions.get(accountId, sessionId);
       if (row) await bus.publish({ type: 'testSessionUpdated', accountId, testSessionId: sessionId, testSession: toTestSessionView(row) });
     };
     const safePublish = (t: string, message: unknown) => publish(t, message).catch((err: unknown) => logger.warn({ err, topic: t }, 'MQTT publish failed'));
     let next = 0;
     const worker = async () => {
-      while (next < submitted.length) {
+      while (next < submitted.length && !closing && !lost) {
         const i = next++;
         const s = submitted[i]!;
         const entry = entries[i]!;
+        if (isDone(entry)) continue;
         entry.status = 'RUNNING';
         await persist(false);
         await safePublish(topic(s, 'run-start'), {});
@@ -169,7 +192,27 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, submitted.length) }, worker));
+    if (lost) return;
+    if (closing && entries.some((e) => !isDone(e))) {
+      // Shutting down: keep what finished, and let a live process run the rest now rather than after the lease.
+      for (const e of entries) if (!isDone(e)) e.status = 'PENDING';
+      await persist(false);
+      if (!lost) await options.leases?.handOver(sessionId);
+      return;
+    }
     await persist(true);
+  }
+
+  /** Runs the session's entries without a FINAL result under this process's lease, until done or handed over. */
+  function start(accountId: string, id: string, job: RunJob, environment: string | null, entries: TestSessionCheckEntry[], errorGroupIds?: string[]) {
+    options.leases?.hold(id);
+    const p = execute(accountId, id, job.suiteId, job.location, environment, job.submitted, entries, errorGroupIds)
+      .catch((err: unknown) => logger.error({ err, testSessionId: id }, 'test session run failed'))
+      .finally(() => {
+        options.leases?.release(id);
+        inFlight.delete(p);
+      });
+    inFlight.add(p);
   }
 
   return {
@@ -190,18 +233,13 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       const entries: TestSessionCheckEntry[] = submitted.map((s) => ({
         checkId: s.check.id, name: s.check.name, checkType: s.check.checkType, status: 'PENDING', resultIds: [], sequenceId: s.sequenceId,
       }));
+      const job: RunJob = { suiteId, location, submitted };
       await store.testSessions.insert({
         id, account_id: accountId, name: input.name ?? 'Test session', status: 'RUNNING', run_location: location,
         environment: input.environment ?? null, check_ids: entries.map((e) => e.checkId), results: entries,
+        kind: 'run', job: { ...job },
       }, options.leases?.lease);
-      options.leases?.hold(id);
-      const p = execute(accountId, id, suiteId, location, input.environment ?? null, submitted, entries)
-        .catch((err: unknown) => logger.error({ err, testSessionId: id }, 'test session run failed'))
-        .finally(() => {
-          options.leases?.release(id);
-          inFlight.delete(p);
-        });
-      inFlight.add(p);
+      start(accountId, id, job, input.environment ?? null, entries);
       return { testSessionId: id, schedulingId: id, sequenceIds: Object.fromEntries(submitted.map((s) => [s.logicalId, s.sequenceId])) };
     },
 
@@ -209,9 +247,35 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
     async scheduling(accountId: string, schedulingId: string) {
       const row = await store.testSessions.get(accountId, schedulingId);
       if (!row) throw notFound('Test session scheduling', schedulingId);
+      // A session nothing could resume never ran all its checks: its dispatch failed, and says why.
+      const failed = row.end_error?.code === NOT_RESUMABLE;
       return {
-        schedulingId, testSessionId: row.id, status: 'SUCCEEDED', checksTotal: row.check_ids.length, error: null, createdAt: row.created_at.toISOString(),
+        schedulingId, testSessionId: row.id, status: failed ? 'FAILED' : 'SUCCEEDED', checksTotal: row.check_ids.length,
+        error: failed ? row.end_error : null, createdAt: row.created_at.toISOString(),
       };
+    },
+
+    /**
+     * Runs a session this process took over from one that died, with the checks as they were
+     * submitted and the sequence ids the CLI follows: entries with a FINAL result are kept; one
+     * whose FINAL was stored but not yet saved in the session takes that result; the others run
+     * again (an ATTEMPT of a dead run stays an ATTEMPT). Without its job the session ends FAILED.
+     */
+    async resume(session: ClaimedTestSession): Promise<void> {
+      const job = session.job as RunJob | null;
+      if (!job || !Array.isArray(job.submitted) || job.submitted.length !== session.results.length) {
+        await endUnresumableSession({ store, bus, logger, owner }, session, 'its process stopped and the checks it was submitted with are not stored');
+        options.leases?.release(session.id);
+        return;
+      }
+      const finals = await store.testSessionRunResults.finals(session.id);
+      const entries = session.results.map((e): TestSessionCheckEntry => {
+        if (isDone(e)) return { ...e };
+        const recorded = finals.filter((r) => r.checkId === e.checkId);
+        if (recorded.length === 0) return { ...e, status: 'PENDING', resultIds: [] };
+        return { ...e, status: recorded.some((r) => r.hasFailures) ? 'FAILED' : 'PASSED', resultIds: recorded.map((r) => String(r.id)) };
+      });
+      start(session.account_id, session.id, job, session.environment, entries, [...session.error_group_ids]);
     },
 
     /** One result of a session: a submitted check's, or a deployed check's run in it. */
@@ -226,9 +290,11 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       return toResultView(row);
     },
 
+    /** Lets the checks in flight finish and hands each unfinished session over to a live process. */
     async close(): Promise<void> {
-      shutdown.abort();
+      closing = true;
       await Promise.allSettled([...inFlight]);
+      shutdown.abort();
     },
   };
 }

@@ -8,7 +8,8 @@ import type { EventBus } from '../events/event-bus.js';
 import type { Runner } from '../runner/create-runner.js';
 import type { Store } from '../store/create-store.js';
 import { idleOfPlacement } from './check-status-view.js';
-import type { TestSessionCheckEntry, TestSessionErrorGroupRow, TestSessionRow } from '../store/test-sessions-repository.js';
+import { endUnresumableSession } from './end-unresumable-session.js';
+import type { ClaimedTestSession, TestSessionCheckEntry, TestSessionErrorGroupRow, TestSessionRow } from '../store/test-sessions-repository.js';
 
 /** Final states of a test session (spec "States"). */
 export const FINAL_TEST_SESSION_STATES = ['PASSED', 'FAILED', 'CANCELLED'] as const;
@@ -61,6 +62,14 @@ export interface TriggerInput {
   overrides?: RunOverrides;
 }
 
+/** What a `trigger` session keeps for another process to resume it (migration 024). */
+interface TriggerJob {
+  overrides?: RunOverrides;
+}
+
+/** An entry that has its FINAL result: never run again. */
+const isDone = (e: TestSessionCheckEntry) => e.status === 'PASSED' || e.status === 'FAILED';
+
 /** Options of the test session service. */
 export interface TestSessionServiceOptions {
   store: Store;
@@ -83,24 +92,35 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
   const concurrency = options.concurrency ?? 5;
   const cancelled = new Set<string>();
   const inFlight = new Set<Promise<void>>();
+  // Closing: runs in flight finish, no further check starts, and the rest is handed over.
+  let closing = false;
+  const owner = leases?.lease.owner ?? null;
 
   async function publish(row: TestSessionRow) {
     await bus.publish({ type: 'testSessionUpdated', accountId: row.account_id, testSessionId: row.id, testSession: toTestSessionView(row) });
   }
 
-  async function execute(accountId: string, id: string, entries: TestSessionCheckEntry[], environment: string | null, runLocation: string | null, overrides?: RunOverrides) {
-    const errorGroupIds: string[] = [];
+  async function execute(
+    accountId: string, id: string, entries: TestSessionCheckEntry[], environment: string | null, runLocation: string | null, overrides?: RunOverrides,
+    errorGroupIds: string[] = [],
+  ) {
     let next = 0;
+    // Set once a save finds the session no longer ours (cancelled in another process, or taken over).
+    let lost = false;
     const persist = async (final: boolean) => {
       const isCancelled = cancelled.has(id);
       const status = isCancelled ? 'CANCELLED' : !final ? 'RUNNING' : entries.some((e) => e.status === 'FAILED') ? 'FAILED' : 'PASSED';
-      await store.testSessions.save(id, { status, results: entries, errorGroupIds, stopped: final || isCancelled });
+      if (!(await store.testSessions.save(id, { status, results: entries, errorGroupIds, stopped: final || isCancelled }, owner))) {
+        lost = true;
+        return;
+      }
       const row = await store.testSessions.get(accountId, id);
       if (row) await publish(row);
     };
     const worker = async () => {
-      while (next < entries.length) {
+      while (next < entries.length && !closing && !lost) {
         const entry = entries[next++]!;
+        if (isDone(entry)) continue;
         if (cancelled.has(id)) {
           entry.status = 'CANCELLED';
           continue;
@@ -126,8 +146,27 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker));
-    await persist(true);
+    if (!lost && closing && !cancelled.has(id) && entries.some((e) => !isDone(e))) {
+      // Shutting down: keep what finished, and let a live process run the rest now rather than after the lease.
+      for (const e of entries) if (!isDone(e)) e.status = 'PENDING';
+      await persist(false);
+      if (!lost) await leases?.handOver(id);
+    } else if (!lost) {
+      await persist(true);
+    }
     cancelled.delete(id);
+  }
+
+  /** Runs `entries` of session `id` under this process's lease, until done or handed over. */
+  function start(accountId: string, id: string, entries: TestSessionCheckEntry[], job: TriggerJob, environment: string | null, runLocation: string | null, errorGroupIds?: string[]) {
+    leases?.hold(id);
+    const p = execute(accountId, id, entries, environment, runLocation, job.overrides, errorGroupIds)
+      .catch((err) => logger.error({ err, testSessionId: id }, 'test session failed'))
+      .finally(() => {
+        leases?.release(id);
+        inFlight.delete(p);
+      });
+    inFlight.add(p);
   }
 
   return {
@@ -159,18 +198,14 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
       }
       const id = randomUUID();
       const entries: TestSessionCheckEntry[] = checks.map((c) => ({ checkId: c.id, name: c.name, checkType: c.check_type, status: 'PENDING', resultIds: [], sequenceId: null }));
+      // The overrides' run-time variables are secrets: stored only in `job`, which no view shows and the session's end clears.
+      const job: TriggerJob = input.overrides ? { overrides: input.overrides } : {};
       await store.testSessions.insert({
         id, account_id: accountId, name: input.name ?? `Test session ${new Date().toISOString()}`, status: 'RUNNING',
         run_location: input.runLocation ?? null, environment: input.environment ?? null, check_ids: checks.map((c) => c.id), results: entries,
+        kind: 'trigger', job: { ...job },
       }, leases?.lease);
-      leases?.hold(id);
-      const p = execute(accountId, id, entries.map((e) => ({ ...e })), input.environment ?? null, input.runLocation ?? null, input.overrides)
-        .catch((err) => logger.error({ err, testSessionId: id }, 'test session failed'))
-        .finally(() => {
-          leases?.release(id);
-          inFlight.delete(p);
-        });
-      inFlight.add(p);
+      start(accountId, id, entries.map((e) => ({ ...e })), job, input.environment ?? null, input.runLocation ?? null);
       const row = (await store.testSessions.get(accountId, id))!;
       await publish(row);
       return toTestSessionView(row);
@@ -250,7 +285,31 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
       return toTestSessionErrorGroupView(row);
     },
 
+    /**
+     * Runs a session this process took over from one that died: entries with a FINAL result are
+     * kept; an entry whose FINAL was recorded but not yet saved in the session takes that result;
+     * the others (their process died before or during their run) run now. A session stored
+     * without its job cannot be resumed and ends FAILED (see endUnresumableSession).
+     */
+    async resume(session: ClaimedTestSession): Promise<void> {
+      if (!session.job) {
+        await endUnresumableSession({ store, bus, logger, owner }, session, 'its process stopped and it was started before sessions could be resumed');
+        leases?.release(session.id);
+        return;
+      }
+      const finals = await store.testSessions.finals(session.id);
+      const entries = session.results.map((e): TestSessionCheckEntry => {
+        if (isDone(e)) return { ...e };
+        const recorded = finals.filter((f) => f.checkId === e.checkId);
+        if (recorded.length === 0) return { ...e, status: 'PENDING', resultIds: [] };
+        return { ...e, status: recorded.some((f) => f.hasFailures) ? 'FAILED' : 'PASSED', resultIds: recorded.map((f) => f.id), sequenceId: recorded[0]!.sequenceId };
+      });
+      start(session.account_id, session.id, entries, session.job as TriggerJob, session.environment, session.run_location, [...session.error_group_ids]);
+    },
+
+    /** Lets the checks in flight finish and hands each unfinished session over to a live process. */
     async close(): Promise<void> {
+      closing = true;
       await Promise.allSettled([...inFlight]);
     },
   };

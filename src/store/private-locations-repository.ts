@@ -16,6 +16,8 @@ export interface PrivateLocationRow {
   icon: string | null;
   proxy_url: string | null;
   last_seen: Date | null;
+  /** Agents that reported in the last 15 s (AGENT_LIVE_MS). */
+  agent_count?: number;
   created_at: Date;
   updated_at: Date | null;
   keys: PrivateLocationKeyRow[];
@@ -32,7 +34,9 @@ export interface PrivateLocationInput {
 const KEYS = `coalesce((
     SELECT json_agg(json_build_object('id', k.id, 'maskedKey', k.masked_key, 'created_at', k.created_at,
                                       'updated_at', k.updated_at) ORDER BY k.created_at, k.id)
-    FROM private_location_keys k WHERE k.private_location_id = p.id), '[]'::json) AS keys`;
+    FROM private_location_keys k WHERE k.private_location_id = p.id), '[]'::json) AS keys,
+  (SELECT count(*)::int FROM agents a WHERE a.private_location_id = p.id AND a.left_at IS NULL
+     AND a.last_seen > now() - interval '15 seconds') AS agent_count`;
 
 const UNIQUE_VIOLATION = '23505';
 

@@ -1,4 +1,5 @@
 import { createAccountsRepository } from './accounts-repository.js';
+import { createAgentsRepository } from './agents-repository.js';
 import { createAnalyticsRepository } from './analytics-repository.js';
 import { createCheckStatusesRepository } from './check-statuses-repository.js';
 import { createErrorGroupsRepository } from './error-groups-repository.js';
@@ -8,6 +9,7 @@ import { createPrivateLocationsRepository } from './private-locations-repository
 import { createAlertChannelsRepository } from './alert-channels-repository.js';
 import { createAlertNotificationsRepository } from './alert-notifications-repository.js';
 import { createAlertStatesRepository } from './alert-states-repository.js';
+import { createAlertOutboxRepository } from './alert-outbox-repository.js';
 import { createCheckAlertsRepository } from './check-alerts-repository.js';
 import { createSslAlertMarksRepository } from './ssl-alert-marks-repository.js';
 import { createSnippetsRepository } from './snippets-repository.js';
@@ -57,10 +59,12 @@ export function repositories(q: Queryable) {
     references: createReferencesRepository(q),
     runner: createRunnerRepository(q),
     runJobs: createRunJobsRepository(q),
+    agents: createAgentsRepository(q),
     testSessions: createTestSessionsRepository(q),
     testSessionRunResults: createTestSessionRunResultsRepository(q),
     alertChannels: createAlertChannelsRepository(q),
     alertStates: createAlertStatesRepository(q),
+    alertOutbox: createAlertOutboxRepository(q),
     checkAlerts: createCheckAlertsRepository(q),
     alertNotifications: createAlertNotificationsRepository(q),
     sslAlertMarks: createSslAlertMarksRepository(q),

@@ -117,6 +117,15 @@ export function createResultsRepository(db: Queryable) {
       return row!;
     },
 
+    /** The result of one attempt of a run in a location, if stored (an agent posting a result again). */
+    async findAttempt(accountId: string, checkId: string, sequenceId: string, attempts: number, location: string): Promise<{ id: string; result_type: string } | undefined> {
+      const [row] = await db.query<{ id: string; result_type: string }>(
+        `SELECT id, result_type FROM check_results WHERE account_id = $1 AND check_id = $2 AND sequence_id = $3 AND attempts = $4 AND run_location = $5 LIMIT 1`,
+        [accountId, checkId, sequenceId, attempts, location],
+      );
+      return row;
+    },
+
     /** One result of a check, a test session's run included. */
     async get(accountId: string, checkId: string, id: string): Promise<ResultRow | undefined> {
       const [row] = await db.query<ResultRow>(

@@ -6,11 +6,28 @@ export interface RunJobRow {
   check_id: string;
   slot_at: Date;
   locations: string[];
+  /** Who may claim it: '' the runner processes, 'pl:<account>:<slug>' or 'dc:<slug>' the agents of that location. */
+  lane: string;
   state: 'queued' | 'leased' | 'done' | 'skipped';
   lease_owner: string | null;
   lease_until: Date | null;
   claims: number;
 }
+
+/** A job to queue: one check's slot, in a lane (see RunJobRow.lane; default the runners'). */
+export interface NewRunJob {
+  checkId: string;
+  slotAt: Date;
+  locations: string[];
+  lane?: string;
+}
+
+/**
+ * Which jobs a claim may take: an agent's own lane, or the runner processes' — their lane, the
+ * data-center lanes no live agent serves, and private-location runs no live agent took within
+ * `privateGraceMs` (the runner ends those with a NO_AGENT result).
+ */
+export type ClaimScope = { lane: string } | { runner: { agentLiveMs: number; privateGraceMs: number } };
 
 /** Which process holds a job, as the recorder checks it. */
 export interface RunJobLease {
@@ -22,6 +39,9 @@ export interface RunJobLease {
  * Queries of the run job queue (all accounts). Times come from the database clock, so processes
  * whose clocks disagree still agree on which lease has expired.
  */
+/** The runner processes' claim with the default agent liveness and private-location grace. */
+const RUNNERS: ClaimScope = { runner: { agentLiveMs: 15_000, privateGraceMs: 15_000 } };
+
 export function createRunJobsRepository(db: Queryable) {
   return {
     /**
@@ -29,41 +49,54 @@ export function createRunJobsRepository(db: Queryable) {
      * comparison is needed to claim it); a (check, slot, location) already queued or run is left as
      * it is. Returns how many were new.
      */
-    async enqueue(jobs: { checkId: string; slotAt: Date; locations: string[] }[]): Promise<number> {
+    async enqueue(jobs: NewRunJob[]): Promise<number> {
       if (jobs.length === 0) return 0;
       const rows = await db.query<{ id: string }>(
-        `INSERT INTO run_jobs (check_id, slot_at, locations)
-         SELECT j.check_id, j.slot_at, string_to_array(j.locations, E'\\x1f')
-         FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS j(check_id, slot_at, locations)
+        `INSERT INTO run_jobs (check_id, slot_at, locations, lane)
+         SELECT j.check_id, j.slot_at, string_to_array(j.locations, E'\\x1f'), j.lane
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[]) AS j(check_id, slot_at, locations, lane)
          WHERE EXISTS (SELECT 1 FROM checks c WHERE c.id = j.check_id)
-         ON CONFLICT (check_id, slot_at) DO NOTHING
+         ON CONFLICT (check_id, slot_at, lane) DO NOTHING
          RETURNING id`,
-        [jobs.map((j) => j.checkId), jobs.map((j) => j.slotAt), jobs.map((j) => j.locations.join('\x1f'))],
+        [jobs.map((j) => j.checkId), jobs.map((j) => j.slotAt), jobs.map((j) => j.locations.join('\x1f')), jobs.map((j) => j.lane ?? '')],
       );
       return rows.length;
     },
 
     /**
-     * Leases up to `limit` due jobs to `owner`: queued ones and those whose lease expired (their
-     * holder died or stalled), oldest slot first, never a check that has a run leased now.
+     * Leases up to `limit` due jobs of `scope` to `owner`: queued ones and those whose lease
+     * expired (their holder died or stalled), oldest slot first, never a check that has a run of
+     * the same lane leased now.
      */
-    async claim(owner: string, limit: number, leaseMs: number): Promise<RunJobRow[]> {
+    async claim(owner: string, limit: number, leaseMs: number, scope: ClaimScope = RUNNERS): Promise<RunJobRow[]> {
       if (limit <= 0) return [];
+      const params: unknown[] = [owner, limit, leaseMs];
+      let laneFilter: string;
+      if ('lane' in scope) {
+        params.push(scope.lane);
+        laneFilter = 'j.lane = $4';
+      } else {
+        params.push(scope.runner.agentLiveMs, scope.runner.privateGraceMs);
+        laneFilter = `(j.lane = ''
+          OR (NOT EXISTS (SELECT 1 FROM agents a WHERE a.lane = j.lane AND a.left_at IS NULL AND a.last_seen > now() - $4 * interval '1 millisecond')
+              AND (j.lane LIKE 'dc:%' OR j.slot_at < now() - $5 * interval '1 millisecond')))`;
+      }
       return db.query<RunJobRow>(
         `WITH locked AS (
            SELECT j.id, j.check_id, j.slot_at FROM run_jobs j
            WHERE (j.state = 'queued' OR (j.state = 'leased' AND j.lease_until < now()))
+             AND ${laneFilter}
              AND NOT EXISTS (
-               SELECT 1 FROM run_jobs o WHERE o.check_id = j.check_id AND o.id <> j.id AND o.state = 'leased' AND o.lease_until >= now())
+               SELECT 1 FROM run_jobs o WHERE o.check_id = j.check_id AND o.lane = j.lane AND o.id <> j.id AND o.state = 'leased' AND o.lease_until >= now())
            ORDER BY j.slot_at
            LIMIT $2
            FOR UPDATE SKIP LOCKED),
-         -- One slot per check at a time: its later slots wait (and are skipped as overlaps).
+         -- One slot per check and lane at a time: its later slots wait (and are skipped as overlaps).
          picked AS (SELECT DISTINCT ON (check_id) id FROM locked ORDER BY check_id, slot_at)
          UPDATE run_jobs SET state = 'leased', lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond', claims = claims + 1
          WHERE id IN (SELECT id FROM picked)
-         RETURNING id::text, check_id, slot_at, locations, state, lease_owner, lease_until, claims`,
-        [owner, limit, leaseMs],
+         RETURNING id::text, check_id, slot_at, locations, lane, state, lease_owner, lease_until, claims`,
+        params,
       );
     },
 
@@ -75,7 +108,7 @@ export function createRunJobsRepository(db: Queryable) {
       return db.query(
         `UPDATE run_jobs j SET state = 'skipped', finished_at = now()
          WHERE j.state = 'queued'
-           AND EXISTS (SELECT 1 FROM run_jobs o WHERE o.check_id = j.check_id AND o.id <> j.id AND o.state = 'leased'
+           AND EXISTS (SELECT 1 FROM run_jobs o WHERE o.check_id = j.check_id AND o.lane = j.lane AND o.id <> j.id AND o.state = 'leased'
              AND o.lease_until >= now() AND o.slot_at < j.slot_at)
          RETURNING j.check_id, j.slot_at`,
       );
@@ -146,15 +179,27 @@ export function createRunJobsRepository(db: Queryable) {
       return rows.length;
     },
 
-    /** Queue size and the oldest due slot waiting (metrics, health). */
-    async depth(): Promise<{ queued: number; leased: number; oldestQueuedAt: Date | null }> {
+    /** Queue size and the oldest due slot waiting (metrics, health), of one lane when given. */
+    async depth(lane?: string): Promise<{ queued: number; leased: number; oldestQueuedAt: Date | null }> {
       const [row] = await db.query<{ queued: number; leased: number; oldest: Date | null }>(
         `SELECT count(*) FILTER (WHERE state = 'queued') AS queued,
                 count(*) FILTER (WHERE state = 'leased') AS leased,
                 min(slot_at) FILTER (WHERE state = 'queued') AS oldest
-         FROM run_jobs WHERE state IN ('queued', 'leased')`,
+         FROM run_jobs WHERE state IN ('queued', 'leased')${lane === undefined ? '' : ' AND lane = $1'}`,
+        lane === undefined ? [] : [lane],
       );
       return { queued: Number(row?.queued ?? 0), leased: Number(row?.leased ?? 0), oldestQueuedAt: row?.oldest ?? null };
+    },
+
+    /** One job as its lease holder sees it: undefined unless `owner` holds it now (or just finished it). */
+    async held(id: string, owner: string): Promise<RunJobRow | undefined> {
+      if (!/^[0-9]{1,18}$/.test(id)) return undefined;
+      const [row] = await db.query<RunJobRow>(
+        `SELECT id::text, check_id, slot_at, locations, lane, state, lease_owner, lease_until, claims FROM run_jobs
+         WHERE id = $1 AND lease_owner = $2 AND state IN ('leased', 'done')`,
+        [id, owner],
+      );
+      return row;
     },
   };
 }

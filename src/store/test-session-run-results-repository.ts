@@ -13,6 +13,13 @@ export function createTestSessionRunResultsRepository(db: Queryable) {
       if (!row) return undefined;
       return typeof row.result === 'string' ? JSON.parse(row.result) : row.result;
     },
+    /** The FINAL results recorded in a session so far (ATTEMPTs left out), oldest first. */
+    async finals(testSessionId: string): Promise<Record<string, any>[]> {
+      const rows = await db.query<{ result: Record<string, any> | string }>(
+        `SELECT result FROM test_session_run_results WHERE test_session_id = $1 AND result->>'resultType' = 'FINAL' ORDER BY created_at, id`, [testSessionId],
+      );
+      return rows.map((r) => (typeof r.result === 'string' ? JSON.parse(r.result) : r.result));
+    },
   };
 }
 export type TestSessionRunResultsRepository = ReturnType<typeof createTestSessionRunResultsRepository>;

@@ -14,6 +14,27 @@ export interface TestSessionRow {
   started_at: Date | null;
   stopped_at: Date | null;
   updated_at: Date | null;
+  /** Why the session ended without running all its checks (nothing could resume it). */
+  end_error: { code: string; message: string } | null;
+}
+
+/** Which service runs a session: `trigger` (deployed checks) or `run` (checks `checkly test` submitted). */
+export type TestSessionKind = 'trigger' | 'run';
+
+/** A running session this process just took over, with what resuming it needs. */
+export interface ClaimedTestSession extends TestSessionRow {
+  /** Null for sessions stored before sessions could be resumed. */
+  kind: TestSessionKind | null;
+  /** What was submitted (see migration 024); null when it was never stored. Holds secrets: never show it. */
+  job: Record<string, any> | null;
+}
+
+/** A FINAL result recorded in a session for one of its checks. */
+export interface SessionFinal {
+  id: string;
+  checkId: string;
+  sequenceId: string;
+  hasFailures: boolean;
 }
 
 /** One check of a test session and how its run went. */
@@ -40,72 +61,121 @@ export interface TestSessionErrorGroupRow {
   archived_forever: boolean;
 }
 
-/** Test sessions and their error groups, scoped by account. */
 /** The process running a session and how long its lease lasts unless renewed. */
 export interface SessionLease {
   owner: string;
   ms: number;
 }
 
+// Never `job`: it holds what was submitted, secrets included, and only resuming reads it.
+const COLUMNS = `id, account_id, name, status, run_location, environment, check_ids, results, error_group_ids,
+  created_at, started_at, stopped_at, updated_at, end_error`;
+
+/** Test sessions and their error groups, scoped by account. */
 export function createTestSessionsRepository(db: Queryable) {
   return {
-    /** Stores a new session, leased to the process that runs it (`lease`), or unleased when none is given. */
+    /**
+     * Stores a new session, leased to the process that runs it (`lease`), or unleased when none is
+     * given; `kind` and `job` are what another process needs to resume it.
+     */
     async insert(
-      row: Pick<TestSessionRow, 'id' | 'name' | 'status' | 'run_location' | 'environment' | 'check_ids' | 'results'> & { account_id: string },
+      row: Pick<TestSessionRow, 'id' | 'name' | 'status' | 'run_location' | 'environment' | 'check_ids' | 'results'>
+        & { account_id: string; kind?: TestSessionKind; job?: Record<string, unknown> },
       lease?: SessionLease,
     ): Promise<void> {
       await db.query(
-        `INSERT INTO test_sessions (id, account_id, name, status, run_location, environment, check_ids, results, started_at, runner_id, lease_until)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), $9, CASE WHEN $9::text IS NULL THEN NULL ELSE now() + $10 * interval '1 millisecond' END)`,
-        [row.id, row.account_id, row.name, row.status, row.run_location, row.environment, row.check_ids, JSON.stringify(row.results), lease?.owner ?? null, lease?.ms ?? 0],
+        `INSERT INTO test_sessions (id, account_id, name, status, run_location, environment, check_ids, results, started_at, runner_id, lease_until, kind, job)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), $9, CASE WHEN $9::text IS NULL THEN NULL ELSE now() + $10 * interval '1 millisecond' END, $11, $12)`,
+        [
+          row.id, row.account_id, row.name, row.status, row.run_location, row.environment, row.check_ids, JSON.stringify(row.results),
+          lease?.owner ?? null, lease?.ms ?? 0, row.kind ?? null, row.job ? JSON.stringify(row.job) : null,
+        ],
       );
     },
 
-    /** Extends the leases of the sessions `owner` runs. */
-    async renewLeases(owner: string, ids: string[], ms: number): Promise<void> {
-      if (ids.length === 0) return;
-      await db.query(
-        `UPDATE test_sessions SET lease_until = now() + $3 * interval '1 millisecond' WHERE id = ANY($2::uuid[]) AND runner_id = $1 AND status = 'RUNNING'`,
+    /** Extends the leases of the sessions `owner` runs; resolves to those it still holds. */
+    async renewLeases(owner: string, ids: string[], ms: number): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.query<{ id: string }>(
+        `UPDATE test_sessions SET lease_until = now() + $3 * interval '1 millisecond'
+         WHERE id = ANY($2::uuid[]) AND runner_id = $1 AND status = 'RUNNING' RETURNING id`,
         [owner, ids, ms],
       );
+      return rows.map((r) => r.id);
     },
 
-    async save(id: string, patch: { status: string; results: TestSessionCheckEntry[]; errorGroupIds: string[]; stopped: boolean }): Promise<void> {
+    /** Ends `owner`'s lease now, so that a live process resumes the session at its next sweep. */
+    async expireLease(owner: string, id: string): Promise<void> {
       await db.query(
+        `UPDATE test_sessions SET lease_until = now() - interval '1 millisecond' WHERE id = $1 AND runner_id = $2 AND status = 'RUNNING'`,
+        [id, owner],
+      );
+    },
+
+    /**
+     * Takes over at most `limit` running sessions whose lease ran out (or that never had one):
+     * leased to `owner` from now on. SKIP LOCKED and the lease check make each claim exclusive:
+     * of processes sweeping at once, exactly one gets a given session.
+     */
+    async claimAbandoned(owner: string, ms: number, limit: number): Promise<ClaimedTestSession[]> {
+      return db.query<ClaimedTestSession>(
+        `UPDATE test_sessions SET runner_id = $1, lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
+         WHERE id IN (
+           SELECT id FROM test_sessions WHERE status = 'RUNNING' AND (lease_until IS NULL OR lease_until < now())
+           ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         AND status = 'RUNNING' AND (lease_until IS NULL OR lease_until < now())
+         RETURNING ${COLUMNS}, kind, job`,
+        [owner, ms, limit],
+      );
+    },
+
+    /**
+     * Saves a session's progress. With `owner` (a string, or null for unleased sessions) only while
+     * that process holds the session, so a process that lost it (its lease ran out and another took
+     * over, or it was cancelled elsewhere) cannot overwrite it; a final session keeps its status.
+     * Resolves to whether it was saved. Ending a session drops its job (and the secrets in it).
+     */
+    async save(
+      id: string,
+      patch: { status: string; results: TestSessionCheckEntry[]; errorGroupIds: string[]; stopped: boolean; endError?: { code: string; message: string } },
+      owner?: string | null,
+    ): Promise<boolean> {
+      const rows = await db.query(
         `UPDATE test_sessions SET status = $2, results = $3, error_group_ids = $4, updated_at = now(),
-           stopped_at = CASE WHEN $5::boolean THEN coalesce(stopped_at, now()) ELSE stopped_at END WHERE id = $1`,
-        [id, patch.status, JSON.stringify(patch.results), patch.errorGroupIds, patch.stopped],
+           stopped_at = CASE WHEN $5::boolean THEN coalesce(stopped_at, now()) ELSE stopped_at END,
+           job = CASE WHEN $5::boolean THEN NULL ELSE job END,
+           end_error = coalesce($8::jsonb, end_error)
+         WHERE id = $1 AND ($6::boolean OR runner_id IS NOT DISTINCT FROM $7::text) AND (status = 'RUNNING' OR status = $2)
+         RETURNING id`,
+        [id, patch.status, JSON.stringify(patch.results), patch.errorGroupIds, patch.stopped, owner === undefined, owner ?? null, patch.endError ? JSON.stringify(patch.endError) : null],
+      );
+      return rows.length > 0;
+    },
+
+    /** The FINAL results of deployed checks recorded in a session (not those a shutdown cancelled). */
+    async finals(id: string): Promise<SessionFinal[]> {
+      return db.query<SessionFinal>(
+        `SELECT id::text AS "id", check_id::text AS "checkId", sequence_id::text AS "sequenceId", has_failures AS "hasFailures"
+         FROM check_results WHERE test_session_id = $1 AND result_type = 'FINAL' AND NOT is_cancelled ORDER BY created_at, id`,
+        [id],
       );
     },
 
     async get(accountId: string, id: string): Promise<TestSessionRow | undefined> {
-      const [row] = await db.query<TestSessionRow>('SELECT * FROM test_sessions WHERE account_id = $1 AND id = $2', [accountId, id]);
+      const [row] = await db.query<TestSessionRow>(`SELECT ${COLUMNS} FROM test_sessions WHERE account_id = $1 AND id = $2`, [accountId, id]);
       return row;
     },
 
     /** A page of sessions, newest first, after the cursor (created_at, id). */
     async list(accountId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<TestSessionRow[]> {
       if (!after) {
-        return db.query<TestSessionRow>('SELECT * FROM test_sessions WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [accountId, limit]);
+        return db.query<TestSessionRow>(`SELECT ${COLUMNS} FROM test_sessions WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [accountId, limit]);
       }
       return db.query<TestSessionRow>(
-        `SELECT * FROM test_sessions WHERE account_id = $1 AND (created_at, id) < ($3, $4::uuid)
+        `SELECT ${COLUMNS} FROM test_sessions WHERE account_id = $1 AND (created_at, id) < ($3, $4::uuid)
          ORDER BY created_at DESC, id DESC LIMIT $2`,
         [accountId, limit, after.createdAt, after.id],
       );
-    },
-
-    /** Sessions left RUNNING by a process that stopped: they can never finish. */
-    /**
-     * Cancels the running sessions nobody runs any more: their process died (the lease ran out) or
-     * they predate leases. Sessions a live process runs are left alone.
-     */
-    async cancelAbandoned(): Promise<number> {
-      const rows = await db.query(
-        `UPDATE test_sessions SET status = 'CANCELLED', stopped_at = now(), updated_at = now()
-         WHERE status = 'RUNNING' AND (lease_until IS NULL OR lease_until < now()) RETURNING id`,
-      );
-      return rows.length;
     },
 
     /** Records one occurrence of an error in a session; returns the group id. */

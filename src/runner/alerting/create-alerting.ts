@@ -14,7 +14,7 @@ import { combineParallelRun } from '../../domain/parallel-run.js';
 import { resultAlertFacts, sslDaysOf } from '../../domain/result-alert-facts.js';
 import { SSL_ALERT_INTERVAL_MS, sslAlertWanted } from '../../domain/ssl-alert-rule.js';
 import type { EventBus } from '../../events/event-bus.js';
-import type { CheckResultCreatedEvent } from '../../events/lookout-event.js';
+import type { AlertOutboxRow } from '../../store/alert-outbox-repository.js';
 import type { CheckRow } from '../../store/checks-repository.js';
 import type { Store } from '../../store/create-store.js';
 import type { Repositories } from '../../store/repositories.js';
@@ -25,6 +25,7 @@ import { automateIncident, type IncidentAutomationOutcome } from './automate-inc
 import { incidentViews } from '../../service/status-page-incident-view.js';
 import { maintenanceEffects } from '../../domain/maintenance-effects.js';
 import { probeCertificate, type ProbedCertificate } from './probe-certificate.js';
+import { toResultView } from '../../service/result-view.js';
 
 /** How alerting is set up; everything but store, bus and logger has a default (see alertingOptionsFromConfig). */
 export interface AlertingOptions {
@@ -47,6 +48,8 @@ export interface AlertingOptions {
   timeoutMs?: number;
   /** How long the FINAL results of one parallel run are collected before the run is judged on those that came (default 5 min). */
   parallelWindowMs?: number;
+  /** How often the alert outbox is read besides the bus's wake-ups, which may be lost (default 1 s; real time, not `clock`). */
+  outboxPollMs?: number;
   /** How often stored due deliveries nobody scheduled are looked for (default 60 s). */
   sweepIntervalMs?: number;
   /** How long the certificate of an sslCheckDomain is trusted before it is read again (default 1 h). */
@@ -59,9 +62,12 @@ export interface AlertingOptions {
 export interface Alerting {
   /** Reschedules stored reminders and pending delivery retries; call once on start. */
   resume(): Promise<void>;
-  /** Resolves once every result received so far is evaluated and every delivery started is done. */
+  /** Resolves once every outbox row read so far is evaluated (or waits in a parallel run) and every delivery started is done. */
   idle(): Promise<void>;
-  /** Stops listening and stops timers, then waits for in-flight evaluations and deliveries. */
+  /**
+   * Stops reading the outbox and stops timers, then waits for in-flight evaluations and
+   * deliveries. Rows of parallel runs still incomplete stay in the outbox for the next alerting.
+   */
   close(): Promise<void>;
 }
 
@@ -82,6 +88,8 @@ export function alertingOptionsFromConfig(config: Config): Omit<AlertingOptions,
 
 /** A FINAL result as alerting keeps it while it waits for the rest of a parallel run. */
 interface ReceivedRun {
+  /** The alert outbox row that brought it: removed when the run is judged. */
+  outboxId: string;
   accountId: string;
   checkId: string;
   result: Record<string, any>;
@@ -109,13 +117,23 @@ interface ChannelChoice {
 /** Delivery leases outlast the slowest attempt (an SMTP exchange has several timed steps). */
 const LEASE_FACTOR = 6;
 
+/** Outbox rows read at once: a backlog (after an outage) is evaluated a page at a time, not held in memory whole. */
+const OUTBOX_PAGE = 200;
+
+/** Thrown inside a judging transaction whose outbox rows another alerting already removed, to roll it back. */
+class AlreadyJudged extends Error {}
+
 /**
  * Alerting: turns FINAL results into alerts and delivers them.
  *
- * - Each FINAL result published as `checkResultCreated` (test-session runs excepted) moves the
+ * - Each FINAL result (test-session runs excepted) comes from the alert outbox the recorder fills in
+ *   the result's transaction: read on start, on every `checkResultCreated` (a wake-up hint only)
+ *   and every `outboxPollMs`, so a lost bus event delays a run but never loses it. It moves the
  *   check's alert state machine (nextAlertState) under its effective settings (alertProfile: own,
  *   group's, or the account's with useGlobalAlertSettings). Results of one check are handled one
- *   at a time, in arrival order; the state is stored and locked while it changes.
+ *   at a time, in outbox order; the state is stored and locked while it changes, and the row is
+ *   removed in that transaction (or alone when the run changes nothing), so each is evaluated once
+ *   even across crashes, restarts and a second alerting.
  * - A runParallel check's FINAL results share the run's sequenceId: they are collected until each
  *   of its locations reported (or `parallelWindowMs` passed) and counted as one run, failed per
  *   parallelRunFailureThreshold.
@@ -135,6 +153,10 @@ export function createAlerting(options: AlertingOptions): Alerting {
   const chains = new Map<string, Promise<void>>();
   const reminderTimers = new Map<string, ClockTimer>();
   const certificates = new Map<string, { at: number; cert: Promise<ProbedCertificate | null> }>();
+  /** Outbox rows being evaluated or waiting in a parallel batch: not read again until let go. */
+  const held = new Set<string>();
+  let pumping: Promise<void> | null = null;
+  let pumpAgain = false;
   let closed = false;
 
   const track = (work: Promise<void>) => {
@@ -142,8 +164,8 @@ export function createAlerting(options: AlertingOptions): Alerting {
     void work.finally(() => tasks.delete(work));
   };
 
-  /** Runs `fn` after every earlier task of the same check: one check's results never race. */
-  const serial = (checkId: string, what: string, fn: () => Promise<void>) => {
+  /** Runs `fn` after every earlier task of the same check: one check's results never race. Never rejects. */
+  const serial = (checkId: string, what: string, fn: () => Promise<void>): Promise<void> => {
     const previous = chains.get(checkId) ?? Promise.resolve();
     const next = previous.then(fn).catch((err) => logger.error({ err, checkId }, `alerting: ${what} failed`));
     chains.set(checkId, next);
@@ -151,6 +173,7 @@ export function createAlerting(options: AlertingOptions): Alerting {
       if (chains.get(checkId) === next) chains.delete(checkId);
     });
     track(next);
+    return next;
   };
 
   const deliveries = createAlertDeliveries({
@@ -263,7 +286,7 @@ export function createAlerting(options: AlertingOptions): Alerting {
     if (closed) return;
     const at = nextReminderAt(state, settings);
     if (!at) return;
-    const fire = () => serial(checkId, 'sending a reminder', () => remind(accountId, checkId));
+    const fire = () => void serial(checkId, 'sending a reminder', () => remind(accountId, checkId));
     const wait = at.getTime() - clock.now().getTime();
     if (wait <= 0) return fire();
     const timer = clock.setTimer(() => {
@@ -280,47 +303,76 @@ export function createAlerting(options: AlertingOptions): Alerting {
     return { run: { hasFailures: r.hasFailures || r.hasErrors, isDegraded: r.isDegraded, startedAt: r.startedAt } };
   }
 
-  /** Moves the state machine with one (possibly combined) FINAL run and raises its alerts. */
+  /**
+   * Moves the state machine with one (possibly combined) FINAL run and raises its alerts, removing
+   * the run's outbox rows with the change; the rows are let go whatever happens (on failure they
+   * stay in the outbox and are read again).
+   */
   async function judgeRuns(loaded: LoadedCheck | null, accountId: string, checkId: string, runs: ReceivedRun[]): Promise<void> {
+    const ids = runs.map((r) => r.outboxId);
+    try {
+      await judge(loaded, accountId, checkId, runs, ids);
+    } finally {
+      for (const id of ids) held.delete(id);
+    }
+  }
+
+  async function judge(loaded: LoadedCheck | null, accountId: string, checkId: string, runs: ReceivedRun[], ids: string[]): Promise<void> {
     const check = loaded ?? (await loadCheck(store, accountId, checkId));
-    if (!check) return;
+    if (!check) {
+      await store.alertOutbox.remove(ids);
+      return;
+    }
     const { profile } = check;
     const { run: finalRun, parallel } = finalRunOf(profile, runs);
-    // Most runs change nothing (a passing check passes again): those cost one read, no transaction.
+    // Most runs change nothing (a passing check passes again): those cost one read and one delete.
+    // Should another alerting be judging the same rows, it reads the same state, so agrees.
     const current = await store.alertStates.get(accountId, checkId);
     const before = current?.state ?? INITIAL_ALERT_STATE;
     const preview = nextAlertState(before, finalRun, profile.settings, parallel);
-    if (preview.alerts.length === 0 && sameState(before, preview.state)) return;
+    if (preview.alerts.length === 0 && sameState(before, preview.state)) {
+      await store.alertOutbox.remove(ids);
+      return;
+    }
 
     const now = clock.now();
-    const outcome = await store.transaction(async (repos) => {
-      const stored = await repos.alertStates.get(accountId, checkId, { forUpdate: true });
-      const transition = nextAlertState(stored?.state ?? INITIAL_ALERT_STATE, finalRun, profile.settings, parallel);
-      let lastAlertId = stored?.lastAlertId ?? null;
-      const queued: QueuedNotification[] = [];
-      // Maintenance in progress silences the checks it covers as muting does: the state moves, no alert goes out.
-      const maintenance = transition.alerts.length > 0 && !profile.muted
-        ? maintenanceEffects(await repos.activeMaintenances.ofAccount(accountId, now), profile.tags)
-        : null;
-      if (transition.alerts.length > 0 && !profile.muted && !maintenance?.silenced) {
-        const status = runStatus(finalRun, profile.settings, parallel);
-        // The run the message tells about: a failed location for a failure, a degraded one for a degradation.
-        const shown = runs.find((r) => (status === 'FAILING' ? r.hasFailures || r.hasErrors : status === 'DEGRADED' ? r.isDegraded : !(r.hasFailures || r.hasErrors))) ?? runs[0]!;
-        const channels = await channelsOf(repos, accountId, profile);
-        for (const type of transition.alerts) {
-          const raised = await raise(repos, check, messageFor(type, check, shown, parallel), channels, now);
-          lastAlertId = raised.alertId;
-          queued.push(...raised.queued);
+    let outcome;
+    try {
+      outcome = await store.transaction(async (repos) => {
+        // The rows first: a second alerting judging them waits here on their locks, then finds them gone.
+        if ((await repos.alertOutbox.remove(ids)) < ids.length) throw new AlreadyJudged();
+        const stored = await repos.alertStates.get(accountId, checkId, { forUpdate: true });
+        const transition = nextAlertState(stored?.state ?? INITIAL_ALERT_STATE, finalRun, profile.settings, parallel);
+        let lastAlertId = stored?.lastAlertId ?? null;
+        const queued: QueuedNotification[] = [];
+        // Maintenance in progress silences the checks it covers as muting does: the state moves, no alert goes out.
+        const maintenance = transition.alerts.length > 0 && !profile.muted
+          ? maintenanceEffects(await repos.activeMaintenances.ofAccount(accountId, now), profile.tags)
+          : null;
+        if (transition.alerts.length > 0 && !profile.muted && !maintenance?.silenced) {
+          const status = runStatus(finalRun, profile.settings, parallel);
+          // The run the message tells about: a failed location for a failure, a degraded one for a degradation.
+          const shown = runs.find((r) => (status === 'FAILING' ? r.hasFailures || r.hasErrors : status === 'DEGRADED' ? r.isDegraded : !(r.hasFailures || r.hasErrors))) ?? runs[0]!;
+          const channels = await channelsOf(repos, accountId, profile);
+          for (const type of transition.alerts) {
+            const raised = await raise(repos, check, messageFor(type, check, shown, parallel), channels, now);
+            lastAlertId = raised.alertId;
+            queued.push(...raised.queued);
+          }
         }
-      }
-      await repos.alertStates.save(accountId, checkId, { state: transition.state, lastAlertId }, now);
-      // Incident automation follows the alerts a run raises: a muted check raises none, so opens none.
-      const trigger = check.row.data.triggerIncident;
-      const incident = transition.alerts.length > 0 && !profile.muted && trigger && !maintenance?.suppressAutoIncidents
-        ? await automateIncident(repos, { accountId, checkId, checkName: check.row.name, trigger, alerts: transition.alerts, now })
-        : null;
-      return { state: transition.state, queued, incident, silencedBy: maintenance?.silenced ? maintenance.windowIds : null };
-    });
+        await repos.alertStates.save(accountId, checkId, { state: transition.state, lastAlertId }, now);
+        // Incident automation follows the alerts a run raises: a muted check raises none, so opens none.
+        const trigger = check.row.data.triggerIncident;
+        const incident = transition.alerts.length > 0 && !profile.muted && trigger && !maintenance?.suppressAutoIncidents
+          ? await automateIncident(repos, { accountId, checkId, checkName: check.row.name, trigger, alerts: transition.alerts, now })
+          : null;
+        return { state: transition.state, queued, incident, silencedBy: maintenance?.silenced ? maintenance.windowIds : null };
+      });
+    } catch (err) {
+      if (!(err instanceof AlreadyJudged)) throw err;
+      logger.debug({ accountId, checkId, outboxIds: ids }, 'alerting: a run another alerting judged already was skipped');
+      return;
+    }
     deliveries.dispatch(outcome.queued);
     if (outcome.silencedBy) logger.info({ accountId, checkId, maintenanceWindowIds: outcome.silencedBy }, 'alerting: alerts of a check silenced by maintenance in progress');
     if (outcome.incident) await announceIncident(accountId, checkId, outcome.incident);
@@ -411,35 +463,91 @@ export function createAlerting(options: AlertingOptions): Alerting {
     deliveries.dispatch(queued);
   }
 
-  async function onFinal(event: CheckResultCreatedEvent): Promise<void> {
-    const { accountId, checkId, result } = event;
-    const check = await loadCheck(store, accountId, checkId);
-    if (!check) return;
-    const stored = typeof result.id === 'string' ? await store.results.get(accountId, checkId, result.id) : undefined;
-    // Runs of a test session are CI runs, not monitoring: they never alert.
-    if (stored?.test_session_id) return;
-    const run: ReceivedRun = {
-      accountId, checkId, result,
-      details: (stored?.detail?.details as Record<string, any> | null | undefined) ?? null,
-      hasFailures: result.hasFailures === true,
-      hasErrors: result.hasErrors === true,
-      isDegraded: result.isDegraded === true,
-      startedAt: new Date(result.startedAt ?? clock.now()),
-    };
-    await certificateAlerts(check, run);
-    const { profile } = check;
-    if (profile.runParallel && profile.locations.length > 1 && typeof result.sequenceId === 'string') {
-      const complete = batches.add(`${accountId}|${checkId}|${result.sequenceId}`, profile.locations.length, run);
-      if (complete) await judgeRuns(check, accountId, checkId, complete);
-      return;
+  /** Evaluates one outbox row: its certificate at once, its run alone or once its parallel run is complete. */
+  async function onFinal(row: AlertOutboxRow): Promise<void> {
+    const { account_id: accountId, check_id: checkId } = row;
+    let parked = false;
+    // Once closing, rows not started stay in the outbox for the next alerting.
+    if (closed) return void held.delete(row.id);
+    try {
+      const check = await loadCheck(store, accountId, checkId);
+      const stored = check ? await store.results.get(accountId, checkId, row.result_id) : undefined;
+      // The foreign keys remove the row with its check or result; this only closes the race with that delete.
+      if (!check || !stored) {
+        await store.alertOutbox.remove([row.id]);
+        return;
+      }
+      const run: ReceivedRun = {
+        outboxId: row.id, accountId, checkId,
+        result: toResultView(stored),
+        details: (stored.detail?.details as Record<string, any> | null | undefined) ?? null,
+        hasFailures: stored.has_failures,
+        hasErrors: stored.has_errors,
+        isDegraded: stored.is_degraded,
+        startedAt: new Date(stored.started_at),
+      };
+      // Seen again after a crash, a certificate alert is not repeated: the marks allow one a day.
+      await certificateAlerts(check, run);
+      const { profile } = check;
+      if (profile.runParallel && profile.locations.length > 1) {
+        // A batch opened while closing would outlive close(): its rows wait for the next alerting.
+        if (closed) return;
+        const complete = batches.add(`${accountId}|${checkId}|${row.sequence_id}`, profile.locations.length, run);
+        if (complete) await judgeRuns(check, accountId, checkId, complete);
+        else parked = true;
+        return;
+      }
+      await judgeRuns(check, accountId, checkId, [run]);
+    } finally {
+      // A failed evaluation leaves its row in the outbox: let go, it is read and tried again.
+      if (!parked) held.delete(row.id);
     }
-    await judgeRuns(check, accountId, checkId, [run]);
   }
 
+  /** Reads the outbox until nothing new waits, handing each row to its check's queue in id order. */
+  async function drainOutbox(): Promise<void> {
+    for (;;) {
+      const rows = await store.alertOutbox.waiting(OUTBOX_PAGE, [...held]);
+      if (closed) return;
+      const handed = rows.map((row) => {
+        held.add(row.id);
+        return serial(row.check_id, 'handling a FINAL result', () => onFinal(row));
+      });
+      if (rows.length < OUTBOX_PAGE) return;
+      await Promise.all(handed);
+    }
+  }
+
+  /** Reads the outbox soon: at once, or right after the read in progress (which may have missed the new row). */
+  function wake(): void {
+    if (closed) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    const pump = (async () => {
+      try {
+        do {
+          pumpAgain = false;
+          await drainOutbox();
+        } while (pumpAgain && !closed);
+      } catch (err) {
+        logger.error({ err }, 'alerting: reading the alert outbox failed');
+      } finally {
+        pumping = null;
+      }
+    })();
+    pumping = pump;
+    track(pump);
+  }
+
+  // The bus only makes alerting look sooner; the poll is what guarantees it looks.
   const unsubscribe = bus.subscribe('checkResultCreated', (event) => {
-    if (closed || event.result?.resultType !== 'FINAL') return;
-    serial(event.checkId, 'handling a FINAL result', () => onFinal(event));
+    if (event.result?.resultType === 'FINAL') wake();
   });
+  const poll = setInterval(wake, options.outboxPollMs ?? 1000);
+  poll.unref();
+  wake();
 
   async function idle(): Promise<void> {
     while (tasks.size > 0) await Promise.allSettled([...tasks]);
@@ -463,10 +571,9 @@ export function createAlerting(options: AlertingOptions): Alerting {
       if (closed) return;
       closed = true;
       unsubscribe();
-      for (const open of batches.drain()) {
-        const first = open.items[0];
-        if (first) serial(first.checkId, 'judging a parallel run', () => judgeRuns(null, first.accountId, first.checkId, open.items));
-      }
+      clearInterval(poll);
+      // Incomplete parallel runs stay in the outbox: the next alerting gathers them again.
+      for (const open of batches.drain()) for (const run of open.items) held.delete(run.outboxId);
       for (const checkId of [...reminderTimers.keys()]) cancelReminder(checkId);
       await idle();
       deliveries.close();

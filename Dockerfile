@@ -1,0 +1,14 @@
+# Lookout: one image for `lookout serve` (any role) and `lookout agent`.
+FROM node:20-bookworm-slim
+# Chromium for browser and multi-step checks, ping for ICMP checks.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium iputils-ping ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+ENV NODE_ENV=production LOOKOUT_CHROMIUM_PATH=/usr/bin/chromium HOST=0.0.0.0 PORT=4000
+EXPOSE 4000 8081
+ENTRYPOINT ["npx", "tsx", "src/cli.ts"]
+CMD ["serve"]
