@@ -124,6 +124,34 @@ describe.each(BACKENDS)('private-location agents ($name)', (backend) => {
     expect((await s.b.request('GET', `/v1/private-locations/${location.id}/metrics`)).status).toBe(404);
   });
 
+  it('runs a check on demand on the agent of its private location and answers the agent\'s result', async () => {
+    const checkId = await newCheck(location.slugName, `${target.http.url}/status/200`);
+    const run = await s.a.request('POST', `/v1/checks/${checkId}/run`);
+    expect(run.status).toBe(200);
+    expect(run.body.results).toHaveLength(1);
+    expect(run.body.results[0]).toMatchObject({ runLocation: location.slugName, resultType: 'FINAL', hasFailures: false, ranOn: { kind: 'agent', agentId: agent.id } });
+    expect(run.body.results[0].sequenceId).toBe(run.body.sequenceId);
+  });
+
+  it('runs a test session\'s check on the agent, as a test-session run kept out of the check\'s history', async () => {
+    const checkId = await newCheck(location.slugName, `${target.http.url}/status/200`);
+    const session = await s.a.request('POST', '/v1/test-sessions/trigger', { checkIds: [checkId] });
+    expect(session.status).toBe(201);
+    const done = await until(async () => {
+      const r = await s.a.request('GET', `/v1/test-sessions/${session.body.testSessionId ?? session.body.id}`);
+      return r.body.status !== 'RUNNING' && r.body;
+    }, 'the session to end');
+    expect(done.status).toBe('PASSED');
+    expect(await finals(checkId)).toHaveLength(0);
+  });
+
+  it('answers NO_AGENT at once for an on-demand run of a private location no agent serves', async () => {
+    const lonely = await newLocation(`lonely-${randomUUID().slice(0, 6)}`);
+    const checkId = await newCheck(lonely.slugName, `${target.http.url}/status/200`);
+    const run = await s.a.request('POST', `/v1/checks/${checkId}/run`);
+    expect(run.body.results[0].errors[0].code).toBe('NO_AGENT');
+  });
+
   it('answers its health endpoints: ready while connected', async () => {
     for (const p of ['/-/readiness', '/-/liveness', '/health']) {
       const res = await fetch(`${agent.healthUrl}${p}`);

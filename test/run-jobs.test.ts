@@ -120,6 +120,30 @@ describe.each(BACKENDS)('the run job queue ($name)', (backend) => {
     expect(results).toEqual([{ result_type: 'FINAL' }]);
     expect((await states(id))[0]).toMatchObject({ state: 'done', lease_owner: 'fast' });
   });
+
+  it('keeps agent lanes for their agents: runners take a data-center lane only while no agent of it is live, a private one only after the grace', async () => {
+    const dcCheck = await check();
+    const plCheck = await check();
+    const now = new Date();
+    await store.runJobs.enqueue([
+      { checkId: dcCheck, slotAt: now, locations: ['eu-central-1'], lane: 'dc:eu-central-1' },
+      { checkId: plCheck, slotAt: now, locations: ['lab'], lane: `pl:${accountId}:lab` },
+    ]);
+    const runner = (graceMs: number) => ({ runner: { agentLiveMs: 15_000, privateGraceMs: graceMs } });
+    const agentId = randomUUID();
+    await store.agents.report({ id: agentId, lane: 'dc:eu-central-1', accountId: null, privateLocationId: null, version: 't', hostname: 'h', concurrency: 1, running: 0 }, 15_000);
+    const mine = (jobs: { check_id: string }[]) => jobs.map((j) => j.check_id).filter((id) => id === dcCheck || id === plCheck);
+    // A live agent serves eu-central-1, and the private run is younger than the grace: nothing for runners.
+    expect(mine(await store.runJobs.claim('runner', 100, 60_000, runner(60_000)))).toEqual([]);
+    // The agent leaves: its lane falls back to the runners at once.
+    await store.agents.leave(agentId, 'dc:eu-central-1');
+    expect(mine(await store.runJobs.claim('runner', 100, 60_000, runner(60_000)))).toEqual([dcCheck]);
+    // Past the grace (0 here), the private run goes to a runner too (which ends it with NO_AGENT).
+    expect(mine(await store.runJobs.claim('runner', 100, 60_000, runner(0)))).toEqual([plCheck]);
+    // An agent claims only its own lane.
+    await store.runJobs.enqueue([{ checkId: plCheck, slotAt: new Date(now.getTime() + 1), locations: ['lab'], lane: `pl:${accountId}:lab` }]);
+    expect(mine(await store.runJobs.claim('agent:x', 100, 60_000, { lane: 'dc:eu-central-1' }))).toEqual([]);
+  });
 });
 
 describe('a run job whose worker died', () => {

@@ -10,11 +10,13 @@ import type { Store } from '../store/create-store.js';
 import type { ScheduledCheckRow } from '../store/runner-repository.js';
 import { createScheduler, type ScheduledRun } from './create-scheduler.js';
 import { createRunWorker } from './create-run-worker.js';
-import type { NewRunJob, RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
+import type { NewRunJob, OnDemandRun, RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
+import { toResultView } from '../service/result-view.js';
+import { randomUUID } from 'node:crypto';
 import { AGENT_LIVE_MS, dataCenterLane, privateLocationLane } from '../domain/agent-lanes.js';
 import type { Executor, RunnableCheck } from './executor.js';
 import { prepareRun, toRunnable } from './prepare-run.js';
-import { runCheck, type RecordRun, type RunOutcome } from './run-check.js';
+import { abortableSleep, runCheck, type RecordRun, type RunOutcome } from './run-check.js';
 import os from 'node:os';
 import { errorProbe, heartbeatPingProbe } from './special-probes.js';
 
@@ -36,6 +38,9 @@ export interface RunnerOptions {
   /** Whether maintenance in progress pauses the check: its scheduled runs (and heartbeat deadlines) are skipped. */
   isPaused?: (check: RunnableCheck) => boolean;
 }
+
+/** How often a caller of an on-demand run on an agent looks whether it is done. */
+const AGENT_RUN_POLL_MS = 200;
 
 /** Lanes of a check: its data-center locations, then its private locations. */
 function lanes(check: RunnableCheck): { all: string[]; isPrivate: Set<string> } {
@@ -64,15 +69,37 @@ export function createRunner(options: RunnerOptions) {
    * job's signal aborts (the lease was lost).
    */
   async function execute(
-    check: RunnableCheck, runLocations: string[], testSessionId: string | null = null, job?: { lease: RunJobLease; signal: AbortSignal },
+    check: RunnableCheck, runLocations: string[], testSessionId: string | null = null,
+    job?: { lease: RunJobLease; signal: AbortSignal }, how: { onDemand?: { overrides: RunOverrides | undefined }; sequenceId?: string } = {},
   ): Promise<RunOutcome> {
     const record: RecordRun = job ? (input) => options.record({ ...input, lease: job.lease }) : options.record;
     const signal = job ? AbortSignal.any([shutdown.signal, job.signal]) : shutdown.signal;
     const { all, isPrivate } = lanes(check);
+    const outcome: RunOutcome = { sequenceId: how.sequenceId ?? '', finals: [] };
+    const onDemand = how.onDemand;
+    // On demand (not a queued job): the locations agents serve now are queued for them and waited on.
+    if (onDemand) {
+      const dcLanes = await liveDataCenterLanes();
+      const agentLanes = await store.agents.liveLanes(AGENT_LIVE_MS);
+      const laneOf = (l: string) => (isPrivate.has(l) ? privateLocationLane(check.accountId, l) : dcLanes.has(dataCenterLane(l)) ? dataCenterLane(l) : null);
+      const forAgents = runLocations.filter((l) => {
+        const lane = laneOf(l);
+        return lane !== null && agentLanes.has(lane);
+      });
+      if (forAgents.length > 0) {
+        outcome.sequenceId = randomUUID();
+        const local = runLocations.filter((l) => !forAgents.includes(l));
+        const [here, ...there] = await Promise.all([
+          local.length > 0 ? execute(check, local, testSessionId, job, { sequenceId: outcome.sequenceId }) : Promise.resolve(null),
+          ...forAgents.map((l) => runOnAgent(check, l, laneOf(l)!, { sequenceId: outcome.sequenceId, testSessionId, overrides: (onDemand.overrides ?? null) as Record<string, unknown> | null })),
+        ]);
+        outcome.finals.push(...(here?.finals ?? []), ...there);
+        return outcome;
+      }
+    }
     const prepared = await prepareRun(store, check);
     const executor = options.executors[check.checkType];
     const dataCenter = runLocations.filter((l) => !isPrivate.has(l));
-    const outcome: RunOutcome = { sequenceId: '', finals: [] };
     if (dataCenter.length > 0) {
       if (!executor) {
         const r = await record({
@@ -84,7 +111,7 @@ export function createRunner(options: RunnerOptions) {
       const run = await runCheck({
         check: prepared.check, variables: prepared.variables, locations: dataCenter, allLocations: all.filter((l) => !isPrivate.has(l)),
         executor, record, signal, logger, testSessionId,
-        clientCertificates: prepared.clientCertificates,
+        clientCertificates: prepared.clientCertificates, sequenceId: outcome.sequenceId || undefined,
       });
       outcome.sequenceId = run.sequenceId;
       outcome.finals.push(...run.finals);
@@ -98,6 +125,29 @@ export function createRunner(options: RunnerOptions) {
       }));
     }
     return outcome;
+  }
+
+  /**
+   * An on-demand run of one location an agent serves: queued in its lane and waited on until its
+   * job is done (re-leased if its agent dies; a private location left without agents ends with
+   * NO_AGENT from a runner process). Resolves to its FINAL result.
+   */
+  async function runOnAgent(check: RunnableCheck, location: string, lane: string, run: OnDemandRun): Promise<Record<string, any>> {
+    const id = await store.runJobs.enqueueOnDemand(check.id, location, lane, run);
+    if (id === null) throw notFound('Check', check.id);
+    for (;;) {
+      const state = await store.runJobs.stateOf(id);
+      if (state === 'done' || state === 'skipped' || state === undefined) break;
+      if (shutdown.signal.aborted) break;
+      await abortableSleep(AGENT_RUN_POLL_MS, shutdown.signal);
+    }
+    const row = await store.results.finalOfRun(check.accountId, check.id, run.sequenceId, location);
+    if (row) return toResultView(row);
+    // The job ended without its result (the run failed on the agent, or this process is stopping).
+    return options.record({
+      check, location, sequenceId: run.sequenceId, attempts: 1, resultType: 'FINAL', testSessionId: run.testSessionId,
+      probe: errorProbe('NO_RESULT', `The run in "${location}" ended without a result${shutdown.signal.aborted ? ' (the service is stopping)' : ''}`),
+    });
   }
 
   async function evaluateHeartbeat(row: ScheduledCheckRow, plannedMs: number): Promise<void> {
@@ -173,6 +223,12 @@ export function createRunner(options: RunnerOptions) {
     // Deleted, turned off or paused since it was queued: nothing to run (the worker closes the job).
     if (!row) return;
     const check = toRunnable(row);
+    if (job.run) {
+      // An on-demand run an agent did not take (its agents are gone): run here, as it was asked for.
+      const asked = { ...check, data: withRunOverrides(check.data, (job.run.overrides ?? undefined) as RunOverrides | undefined) };
+      await execute(asked, job.locations, job.run.testSessionId, { lease, signal }, { sequenceId: job.run.sequenceId });
+      return;
+    }
     if (check.data.activated === false || options.isPaused?.(check)) return;
     await execute(check, job.locations, null, { lease, signal });
   }
@@ -228,7 +284,7 @@ export function createRunner(options: RunnerOptions) {
         if (idle) throw new LookoutError('CONFLICT', `Check ${checkId} cannot run: ${idle.message}`, { attributes: { idle } });
       }
       const locations = opts.location ? [opts.location] : check.data.runParallel ? all : all.slice(0, 1);
-      return execute(check, locations, opts.testSessionId ?? null);
+      return execute(check, locations, opts.testSessionId ?? null, undefined, { onDemand: { overrides: opts.overrides } });
     },
 
     /** Records a heartbeat ping as a passing (or, for /fail, failing) result and moves the deadline. */

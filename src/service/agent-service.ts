@@ -18,6 +18,8 @@ import { runScrubber } from '../runner/run-scrubber.js';
 import type { RecordRun } from '../runner/run-check.js';
 import type { Store } from '../store/create-store.js';
 import type { AgentRow } from '../store/agents-repository.js';
+import type { OnDemandRun } from '../store/run-jobs-repository.js';
+import { withRunOverrides, type RunOverrides } from '../domain/run-overrides.js';
 import { PRIVATE_LOCATION_KEY_PREFIX } from './private-location-service.js';
 
 /** Who an agent is, as its key says: the lane it serves and, for a private location, whose. */
@@ -118,12 +120,14 @@ export function createAgentService(options: AgentServiceOptions) {
   }
 
   /** A run's check, prepared as runners prepare it; null when it is gone or turned off. */
-  async function preparedOf(checkId: string) {
+  async function preparedOf(checkId: string, run: OnDemandRun | null) {
     const row = await store.runner.check(checkId);
     if (!row) return null;
     const check = toRunnable(row);
-    if (check.data.activated === false) return null;
-    return prepareRun(store, check);
+    // A scheduled slot of a check turned off since is not run; an on-demand run is, as asked.
+    if (!run && check.data.activated === false) return null;
+    const asked = run ? { ...check, data: withRunOverrides(check.data, (run.overrides ?? undefined) as RunOverrides | undefined) } : check;
+    return prepareRun(store, asked);
   }
 
   return {
@@ -167,13 +171,13 @@ export function createAgentService(options: AgentServiceOptions) {
         const claimed = await store.runJobs.claim(owner, max, leaseMs, { lane: identity.lane });
         const jobs = [];
         for (const job of claimed) {
-          const prepared = await preparedOf(job.check_id);
+          const prepared = await preparedOf(job.check_id, job.run);
           if (!prepared) {
             await store.runJobs.close({ id: job.id, owner });
             continue;
           }
           jobs.push({
-            jobId: job.id, slotAt: job.slot_at.toISOString(), location: identity.location, sequenceId: randomUUID(),
+            jobId: job.id, slotAt: job.slot_at.toISOString(), location: identity.location, sequenceId: job.run?.sequenceId ?? randomUUID(),
             leaseUntil: (job.lease_until ?? new Date(Date.now() + leaseMs)).toISOString(),
             check: prepared.check, variables: prepared.variables, clientCertificates: prepared.clientCertificates,
           });
@@ -195,7 +199,7 @@ export function createAgentService(options: AgentServiceOptions) {
      */
     async recordResult(identity: AgentIdentity, jobId: string, input: AgentResultInput, receivedAt: Date): Promise<{ id: string; resultType: string }> {
       const job = await heldJob(identity, input.agentId, jobId);
-      const prepared = await preparedOf(job.check_id);
+      const prepared = await preparedOf(job.check_id, job.run);
       if (!prepared) throw notFound('Check', job.check_id);
       // Posted again (the answer was lost on the way): recorded once, answered the same.
       const before = await store.results.findAttempt(prepared.check.accountId, prepared.check.id, input.sequenceId, input.attempts, identity.location);
@@ -215,7 +219,7 @@ export function createAgentService(options: AgentServiceOptions) {
       try {
         const view = await record({
           check: prepared.check, location: identity.location, sequenceId: input.sequenceId, attempts: input.attempts,
-          resultType: input.resultType, probe, lease: { id: job.id, owner: agentLeaseOwner(input.agentId) },
+          resultType: input.resultType, probe, lease: { id: job.id, owner: agentLeaseOwner(input.agentId) }, testSessionId: job.run?.testSessionId ?? null,
           ranOn: { kind: 'agent', agentId: input.agentId },
         });
         return { id: String(view.id), resultType: input.resultType };

@@ -126,6 +126,16 @@ export function createResultsRepository(db: Queryable) {
       return row;
     },
 
+    /** The FINAL result of a run in one location (an on-demand run an agent took), with its detail. */
+    async finalOfRun(accountId: string, checkId: string, sequenceId: string, location: string): Promise<ResultRow | undefined> {
+      const [row] = await db.query<ResultRow>(
+        `SELECT ${columns(true)} FROM check_results WHERE account_id = $1 AND check_id = $2 AND sequence_id = $3 AND run_location = $4
+           AND result_type = 'FINAL' LIMIT 1`,
+        [accountId, checkId, sequenceId, location],
+      );
+      return row;
+    },
+
     /** One result of a check, a test session's run included. */
     async get(accountId: string, checkId: string, id: string): Promise<ResultRow | undefined> {
       const [row] = await db.query<ResultRow>(

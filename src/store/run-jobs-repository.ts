@@ -8,10 +8,19 @@ export interface RunJobRow {
   locations: string[];
   /** Who may claim it: '' the runner processes, 'pl:<account>:<slug>' or 'dc:<slug>' the agents of that location. */
   lane: string;
+  /** Set for on-demand runs: what the run needs beyond its check. */
+  run: OnDemandRun | null;
   state: 'queued' | 'leased' | 'done' | 'skipped';
   lease_owner: string | null;
   lease_until: Date | null;
   claims: number;
+}
+
+/** An on-demand run queued for an agent: the caller waits for the FINAL result of `sequenceId`. */
+export interface OnDemandRun {
+  sequenceId: string;
+  testSessionId: string | null;
+  overrides: Record<string, unknown> | null;
 }
 
 /** A job to queue: one check's slot, in a lane (see RunJobRow.lane; default the runners'). */
@@ -95,7 +104,7 @@ export function createRunJobsRepository(db: Queryable) {
          picked AS (SELECT DISTINCT ON (check_id) id FROM locked ORDER BY check_id, slot_at)
          UPDATE run_jobs SET state = 'leased', lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond', claims = claims + 1
          WHERE id IN (SELECT id FROM picked)
-         RETURNING id::text, check_id, slot_at, locations, lane, state, lease_owner, lease_until, claims`,
+         RETURNING id::text, check_id, slot_at, locations, lane, run, state, lease_owner, lease_until, claims`,
         params,
       );
     },
@@ -107,7 +116,7 @@ export function createRunJobsRepository(db: Queryable) {
     async skipOverlapping(): Promise<{ check_id: string; slot_at: Date }[]> {
       return db.query(
         `UPDATE run_jobs j SET state = 'skipped', finished_at = now()
-         WHERE j.state = 'queued'
+         WHERE j.state = 'queued' AND j.run IS NULL
            AND EXISTS (SELECT 1 FROM run_jobs o WHERE o.check_id = j.check_id AND o.lane = j.lane AND o.id <> j.id AND o.state = 'leased'
              AND o.lease_until >= now() AND o.slot_at < j.slot_at)
          RETURNING j.check_id, j.slot_at`,
@@ -191,11 +200,35 @@ export function createRunJobsRepository(db: Queryable) {
       return { queued: Number(row?.queued ?? 0), leased: Number(row?.leased ?? 0), oldestQueuedAt: row?.oldest ?? null };
     },
 
+    /**
+     * Queues an on-demand run of one location in `lane`, due now; resolves to its id (null when
+     * the check is gone). Its slot is the database's now, made unique per check and lane.
+     */
+    async enqueueOnDemand(checkId: string, location: string, lane: string, run: OnDemandRun): Promise<string | null> {
+      for (let i = 0; i < 5; i++) {
+        const [row] = await db.query<{ id: string }>(
+          `INSERT INTO run_jobs (check_id, slot_at, locations, lane, run)
+           SELECT $1, clock_timestamp() + $5 * interval '1 microsecond', ARRAY[$2::text], $3, $4::jsonb WHERE EXISTS (SELECT 1 FROM checks WHERE id = $1)
+           ON CONFLICT (check_id, slot_at, lane) DO NOTHING RETURNING id::text`,
+          [checkId, location, lane, JSON.stringify(run), i],
+        );
+        if (row) return row.id;
+        if ((await db.query('SELECT 1 FROM checks WHERE id = $1', [checkId])).length === 0) return null;
+      }
+      return null;
+    },
+
+    /** Where a job is: its state (undefined once pruned or never queued). */
+    async stateOf(id: string): Promise<RunJobRow['state'] | undefined> {
+      const [row] = await db.query<{ state: RunJobRow['state'] }>('SELECT state FROM run_jobs WHERE id = $1', [id]);
+      return row?.state;
+    },
+
     /** One job as its lease holder sees it: undefined unless `owner` holds it now (or just finished it). */
     async held(id: string, owner: string): Promise<RunJobRow | undefined> {
       if (!/^[0-9]{1,18}$/.test(id)) return undefined;
       const [row] = await db.query<RunJobRow>(
-        `SELECT id::text, check_id, slot_at, locations, lane, state, lease_owner, lease_until, claims FROM run_jobs
+        `SELECT id::text, check_id, slot_at, locations, lane, run, state, lease_owner, lease_until, claims FROM run_jobs
          WHERE id = $1 AND lease_owner = $2 AND state IN ('leased', 'done')`,
         [id, owner],
       );
