@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpTarget, type HttpTarget } from './support/http-target.js';
 import { spawnAgent, type SpawnedAgent } from './support/spawn-agent.js';
 import { spawnServer, type SpawnedServer } from './support/spawn-server.js';
+import { until } from './support/until.js';
 
 /**
  * Two `lookout serve` processes on one PostgreSQL and Redis, and `lookout agent` processes: the
@@ -19,16 +20,6 @@ if (!url || !redisUrl) console.info('agent-processes: skipped (needs TEST_DATABA
 const KEY = 'lo_agent_processes_key_0123456789abcdef';
 const ACCOUNT = '0b6a1f35-0f2c-4d7b-a7f4-3a0e1f1c2d11';
 const DC_KEY = 'dc-agent-key-0123456789abcdef';
-
-async function until<T>(condition: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Collects `checkResultCreated` events of a process's event stream. */
 function followResults(server: SpawnedServer): { events: { checkId: string; result: Record<string, any> }[]; close(): void } {
@@ -121,7 +112,7 @@ describe.skipIf(!url || !redisUrl)('agents across processes (PostgreSQL, Redis)'
     const rerun = await until(async () => {
       const [row] = (await db.query(`SELECT state, claims, lease_owner FROM "${schema}".run_jobs WHERE id = $1`, [held.id])).rows;
       return row.state === 'done' && row;
-    }, 'the killed agent\'s run to be re-leased and done');
+    }, 'the killed agent\'s run to be re-leased and done', 60_000);
     expect(rerun).toMatchObject({ claims: 2, lease_owner: `agent:${second.agentId}` });
     const finals = (await db.query(
       `SELECT r.id, r.detail->'ranOn' AS ran_on FROM "${schema}".check_results r WHERE r.check_id = $1 AND r.result_type = 'FINAL'`, [checkId])).rows;
@@ -131,12 +122,12 @@ describe.skipIf(!url || !redisUrl)('agents across processes (PostgreSQL, Redis)'
     expect(finals.some((f) => f.ran_on.agentId === second.agentId)).toBe(true);
     expect(finals.some((f) => f.ran_on.agentId === first.agentId)).toBe(false);
     // The results, recorded by the API process the agent talks to, reach a subscriber of the other process.
-    await until(async () => followed.events.some((e) => e.checkId === checkId && e.result.resultType === 'FINAL'), 'the result on the other process');
+    await until(async () => followed.events.some((e) => e.checkId === checkId && e.result.resultType === 'FINAL'), 'the result on the other process', 60_000);
     // The private location says who serves it; the killed agent is gone within 15 s of its last report.
     const metrics = await until(async () => {
       const m = await api(front, 'GET', `/v1/private-locations/${location.body.id}/metrics`);
       return m.body.agentCount === 1 && m;
-    }, 'the killed agent to drop out of the metrics');
+    }, 'the killed agent to drop out of the metrics', 60_000);
     expect(metrics.body.agents[0].id).toBe(second.agentId);
     expect(calls).toBeGreaterThanOrEqual(2);
     followed.close();
@@ -144,7 +135,7 @@ describe.skipIf(!url || !redisUrl)('agents across processes (PostgreSQL, Redis)'
     // A data-center location with a live agent runs there; every result says where it ran.
     const dc = await spawnAgent({ LOOKOUT_SERVICE_URL: front.url, LOOKOUT_AGENT_KEY: DC_KEY, LOOKOUT_AGENT_LOCATION: 'eu-central-1' });
     children.push(dc);
-    await until(async () => (await fetch(`${dc.healthUrl}/-/readiness`)).status === 200, 'the data-center agent to be ready');
+    await until(async () => (await fetch(`${dc.healthUrl}/-/readiness`)).status === 200, 'the data-center agent to be ready', 60_000);
     const europe = await api(front, 'POST', '/v1/checks/api', {
       name: 'Frankfurt', frequency: 0, frequencyOffset: 10, locations: ['eu-central-1'], request: { url: `${target.http.url}/status/200` },
     });
@@ -153,7 +144,7 @@ describe.skipIf(!url || !redisUrl)('agents across processes (PostgreSQL, Redis)'
       const [row] = (await db.query(
         `SELECT run_location, detail->'ranOn' AS ran_on FROM "${schema}".check_results WHERE check_id = $1 AND result_type = 'FINAL' LIMIT 1`, [europe.body.id])).rows;
       return row;
-    }, 'a run of the data-center location');
+    }, 'a run of the data-center location', 60_000);
     expect(ran).toEqual({ run_location: 'eu-central-1', ran_on: { kind: 'agent', agentId: dc.agentId } });
 
     // A graceful stop: the agent finishes, leaves, and says so.

@@ -13,21 +13,11 @@ import { createExecutors } from '../src/runner/create-executors.js';
 import { BACKENDS } from './support/backends.js';
 import { startHttpTarget, type HttpTarget } from './support/http-target.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
+import { until } from './support/until.js';
 
 const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const SECRET = 'agent-test-secret-value-7Qz';
 const LOCAL_SECRET = 'local-only-secret-9Hk2';
-
-/** Resolves once `condition` answers something truthy (polled: it reads state another process writes). */
-async function until<T>(condition: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(BACKENDS)('private-location agents ($name)', (backend) => {
   let s: TestServer;
