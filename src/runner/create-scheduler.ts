@@ -220,15 +220,21 @@ export function createScheduler(options: SchedulerOptions) {
     timer = setTimeout(tick, Math.min(delay, 60_000));
   }
 
-  async function flush() {
-    if (dirty.size === 0) return;
-    const batch = [...dirty].map(([checkId, v]) => ({ checkId, ...v }));
-    dirty.clear();
-    try {
-      await store.runner.saveNextRuns(batch);
-    } catch (err) {
-      logger.error({ err }, 'could not persist the schedule');
-    }
+  // Flushes run one after another: stop() must not return while the timer's flush is still writing
+  // (it took the dirty entries already), or the next leader would read the schedule before it.
+  let flushing: Promise<void> = Promise.resolve();
+  function flush(): Promise<void> {
+    flushing = flushing.then(async () => {
+      if (dirty.size === 0) return;
+      const batch = [...dirty].map(([checkId, v]) => ({ checkId, ...v }));
+      dirty.clear();
+      try {
+        await store.runner.saveNextRuns(batch);
+      } catch (err) {
+        logger.error({ err }, 'could not persist the schedule');
+      }
+    });
+    return flushing;
   }
 
   async function refresh(): Promise<void> {
