@@ -152,7 +152,7 @@ export async function createAgent(options: AgentOptions): Promise<LookoutAgent> 
         // The service may be restarting: try again while the lease lasts (a repeat is recorded once).
         if ((err instanceof ServiceError && err.status < 500) || attempt >= 5 || stopping.signal.aborted && attempt >= 3) throw err;
         logger.warn({ err, jobId: job.jobId, attempt }, 'posting a result failed; trying again');
-        await abortableSleep(backoff.minMs * 2 ** (attempt - 1), AbortSignal.timeout(backoff.maxMs));
+        await new Promise((resolve) => setTimeout(resolve, Math.min(backoff.maxMs, backoff.minMs * 2 ** (attempt - 1))));
       }
     }
   }

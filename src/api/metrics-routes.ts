@@ -1,16 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { isSameSecret } from '../domain/is-same-secret.js';
 import { LookoutError } from '../domain/lookout-error.js';
 import { nonJson, responses } from '../contract/route-responses.js';
 import type { Api, ApiContext } from './api-context.js';
 
 const tags = ['Observability'];
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
-
 /** Whether `header` is `Bearer <token>`, compared in constant time (hashes: equal lengths whatever is sent). */
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  return match !== null && timingSafeEqual(sha256(match[1]!), sha256(token));
+  return match !== null && isSameSecret(match[1]!, token);
 }
 
 /**

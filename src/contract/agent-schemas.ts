@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { ASSET_FILE_PATTERN } from '../domain/result-asset-files.js';
 
 /** What an agent says of itself with every lease and renewal request. */
 const AgentReportFields = {
@@ -30,7 +31,7 @@ export const AgentLeaveRequest = Type.Object({ agentId: AgentReportFields.agentI
 
 export const AgentJobParams = Type.Object({ jobId: Type.String({ pattern: '^[0-9]{1,18}$' }) }, { additionalProperties: false });
 export const AgentAssetParams = Type.Object(
-  { jobId: AgentJobParams.properties.jobId, file: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.[a-z0-9]{1,10}$' }) },
+  { jobId: AgentJobParams.properties.jobId, file: Type.String({ pattern: ASSET_FILE_PATTERN }) },
   { additionalProperties: false },
 );
 

@@ -1,5 +1,6 @@
 /** Names the browser executor gives kept files: a UUID and an extension (`<uuid>.png`). */
-const ASSET_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{1,10}$/;
+export const ASSET_FILE_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.[a-z0-9]{1,10}$';
+const ASSET_FILE = new RegExp(ASSET_FILE_PATTERN);
 
 /** Whether `name` is a file name the assets folder holds for results (anything else there is left alone). */
 export function isAssetFileName(name: string): boolean {

@@ -79,19 +79,15 @@ export function createRunner(options: RunnerOptions) {
     const onDemand = how.onDemand;
     // On demand (not a queued job): the locations agents serve now are queued for them and waited on.
     if (onDemand) {
-      const dcLanes = await liveDataCenterLanes();
-      const agentLanes = await store.agents.liveLanes(AGENT_LIVE_MS);
-      const laneOf = (l: string) => (isPrivate.has(l) ? privateLocationLane(check.accountId, l) : dcLanes.has(dataCenterLane(l)) ? dataCenterLane(l) : null);
-      const forAgents = runLocations.filter((l) => {
-        const lane = laneOf(l);
-        return lane !== null && agentLanes.has(lane);
-      });
+      const live = await liveAgentLanes();
+      const laneOf = (l: string) => (isPrivate.has(l) ? privateLocationLane(check.accountId, l) : dataCenterLane(l));
+      const forAgents = runLocations.filter((l) => live.has(laneOf(l)));
       if (forAgents.length > 0) {
         outcome.sequenceId = randomUUID();
         const local = runLocations.filter((l) => !forAgents.includes(l));
         const [here, ...there] = await Promise.all([
           local.length > 0 ? execute(check, local, testSessionId, job, { sequenceId: outcome.sequenceId }) : Promise.resolve(null),
-          ...forAgents.map((l) => runOnAgent(check, l, laneOf(l)!, { sequenceId: outcome.sequenceId, testSessionId, overrides: (onDemand.overrides ?? null) as Record<string, unknown> | null })),
+          ...forAgents.map((l) => runOnAgent(check, l, laneOf(l), { sequenceId: outcome.sequenceId, testSessionId, overrides: (onDemand.overrides ?? null) as Record<string, unknown> | null })),
         ]);
         outcome.finals.push(...(here?.finals ?? []), ...there);
         return outcome;
@@ -177,9 +173,9 @@ export function createRunner(options: RunnerOptions) {
     const cadence = cadenceOf({ id: check.id, frequency: check.data.frequency, frequencyOffset: check.data.frequencyOffset });
     const locations = locationsForSlot(all, check.data.runParallel === true, slotIndex(cadence, job.plannedMs));
     if (locations.length === 0) return;
-    const dcLanes = await liveDataCenterLanes();
+    const live = await liveAgentLanes();
     const slotAt = new Date(job.plannedMs);
-    const own = locations.filter((l) => !isPrivate.has(l) && !dcLanes.has(dataCenterLane(l)));
+    const own = locations.filter((l) => !isPrivate.has(l) && !live.has(dataCenterLane(l)));
     const queued = [
       ...(own.length > 0 ? [enqueueSoon({ checkId: check.id, slotAt, locations: own })] : []),
       ...locations.filter((l) => !own.includes(l)).map((l) => enqueueSoon({
@@ -189,17 +185,17 @@ export function createRunner(options: RunnerOptions) {
     await Promise.all(queued);
   }
 
-  // Which data-center locations have live agents, looked up at most every 2 s (slots come in thousands).
-  let dcLanesCache: { at: number; lanes: Promise<Set<string>> } | null = null;
-  function liveDataCenterLanes(): Promise<Set<string>> {
-    if (!dcLanesCache || Date.now() - dcLanesCache.at > 2_000) {
+  // Which lanes have live agents, looked up at most every 2 s (slots come in thousands).
+  let lanesCache: { at: number; lanes: Promise<Set<string>> } | null = null;
+  function liveAgentLanes(): Promise<Set<string>> {
+    if (!lanesCache || Date.now() - lanesCache.at > 2_000) {
       const lanes = store.agents.liveLanes(AGENT_LIVE_MS).catch((err: unknown) => {
         logger.error({ err }, 'looking up live agents failed; data-center runs stay in the runner processes');
         return new Set<string>();
       });
-      dcLanesCache = { at: Date.now(), lanes };
+      lanesCache = { at: Date.now(), lanes };
     }
-    return dcLanesCache.lanes;
+    return lanesCache.lanes;
   }
 
   // Slots falling due together (thousands at a minute boundary) are queued in one statement.

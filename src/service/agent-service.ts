@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { AGENT_LIVE_MS, agentLeaseOwner, dataCenterLane, privateLocationLane } from '../domain/agent-lanes.js';
 import { hashApiKey } from '../domain/api-key.js';
+import { isSameSecret } from '../domain/is-same-secret.js';
 import { LOCATIONS } from '../domain/catalog.js';
 import type { ProbeResult } from '../domain/check-result.js';
 import { LeaseLostError } from '../domain/lease-lost-error.js';
@@ -71,12 +72,6 @@ export const AGENT_ASSET_MAX_BYTES = 150 * 1024 * 1024;
 
 /** Agent clocks within this of the service's are trusted as they are. */
 const SKEW_TOLERANCE_MS = 1_000;
-
-function sameSecret(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
-}
 
 /**
  * The service side of private-location (and data-center) agents: agents authenticate with a
@@ -147,7 +142,7 @@ export function createAgentService(options: AgentServiceOptions) {
           accountId: owner.accountId, privateLocationId: owner.privateLocationId,
         };
       }
-      if (!options.dataCenterKey || !sameSecret(key, options.dataCenterKey)) {
+      if (!options.dataCenterKey || !isSameSecret(key, options.dataCenterKey)) {
         throw new LookoutError('UNAUTHENTICATED', 'Unknown key: agents use a private location key, or the data-center agent key the service was configured with');
       }
       if (!location || !(LOCATIONS as readonly string[]).includes(location)) {
