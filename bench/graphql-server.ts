@@ -189,6 +189,8 @@ async function main(): Promise<void> {
   const lifecycle = benchServerLifecycle(lookout, profileFile);
   const stop = lifecycle.stop;
 
+  // The bootstrap account is made once the server listens.
+  const url = await lookout.listen();
   const apiKey = lookout.bootstrap.apiKey!;
   const accountId = lookout.bootstrap.accountId;
   const started = performance.now();
@@ -199,7 +201,6 @@ async function main(): Promise<void> {
     const view = await rest(lookout, apiKey, 'GET', `/v1/checks/${id}`);
     meta.set(id, { groupId: view.groupId ?? null, tags: view.tags ?? [] });
   }
-  const url = await lookout.listen();
   await lifecycle.startProfiling();
 
   let live = 0;

@@ -104,10 +104,11 @@ async function main(): Promise<void> {
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);
 
+  // The bootstrap account is made once the server listens.
+  const url = await lookout.listen();
   const started = performance.now();
   const ids = await seed(lookout, lookout.bootstrap.apiKey!, count);
   const seedMs = performance.now() - started;
-  const url = await lookout.listen();
   await lifecycle.startProfiling();
   const ready: ReadyMessage = {
     type: 'ready', url, accountId: lookout.bootstrap.accountId, apiKey: lookout.bootstrap.apiKey!, ids, storage: lookout.store.db.kind, seedMs,

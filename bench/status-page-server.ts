@@ -169,10 +169,11 @@ async function main(): Promise<void> {
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);
 
+  // The bootstrap account is made once the server listens.
+  const url = await lookout.listen();
   const started = performance.now();
   const seeded = await seed(lookout, lookout.bootstrap.apiKey!);
   const seedMs = performance.now() - started;
-  const url = await lookout.listen();
   await lifecycle.startProfiling();
   const ready: StatusPageReadyMessage = {
     type: 'ready', url, accountId: lookout.bootstrap.accountId, apiKey: lookout.bootstrap.apiKey!, slug: seeded.slug, serviceNames: SERVICES,

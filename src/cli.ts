@@ -1,6 +1,7 @@
 import './default-node-env.js';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { pino } from 'pino';
 import { createAgent, localSecretsOf } from './agent/create-agent.js';
 import { loadAgentConfig } from './agent/load-agent-config.js';
@@ -12,7 +13,7 @@ import { createStore } from './store/create-store.js';
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
-const USAGE = `Usage: lookout <command>
+const USAGE = `Usage: lookout [command] [options]
 
 Commands:
   serve [--role all|api|runner]         Start the server (REST API, default port 4000); --role as LOOKOUT_ROLE
@@ -21,23 +22,73 @@ Commands:
   keys create --account <id> [--name N] Create an API key for an account and print it once
   accounts create --name <name>         Create an account with a first API key and print both
 
-Configuration comes from environment variables; see README.md.`;
+Options:
+  -h, --help                            Show this help (also: lookout <command> --help)
+  -v, --version                         Print the version
+
+Without a command, lookout serves. Configuration comes from environment variables; see README.md.`;
+
+/** Help of each command, shown by `lookout <command> --help`. */
+const COMMAND_USAGE: Record<string, string> = {
+  serve: `Usage: lookout serve [--role all|api|runner]
+
+Starts the server: REST API, GraphQL (/graphql) and the runner on PORT (default 4000).
+  --role   all (default): API and runner; api: the API only; runner: runs checks only (needs DATABASE_URL).
+           The same as LOOKOUT_ROLE.
+On the first start with an empty database it creates an account and prints its API key.
+Settings come from environment variables (PORT, HOST, DATABASE_URL, LOOKOUT_DATA_DIR, LOG_LEVEL, ...); see README.md.`,
+  agent: `Usage: lookout agent
+
+Runs a private-location (or data-center) agent that takes runs from a Lookout service.
+Settings: LOOKOUT_SERVICE_URL, LOOKOUT_AGENT_KEY, LOOKOUT_AGENT_CONCURRENCY, AGENT_HEALTH_PORT; see README.md.`,
+  migrate: `Usage: lookout migrate
+
+Applies pending database migrations (DATABASE_URL, or the embedded database in LOOKOUT_DATA_DIR) and exits.`,
+  keys: `Usage: lookout keys create --account <account id> [--name <name>]
+
+Creates an API key for an existing account and prints it once (it is stored hashed and never shown again).`,
+  accounts: `Usage: lookout accounts create [--name <name>]
+
+Creates an account with a first API key and prints both.`,
+};
+
+const isHelp = (arg: string | undefined) => arg === '-h' || arg === '--help' || arg === 'help';
 
 function storeOptions() {
   const config = loadConfig();
   return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
 }
 
+/**
+ * Fails at once when the port is taken, instead of after opening the database and building the
+ * schema; the real listen still reports a port taken in between.
+ */
+async function assertPortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      reject(err.code === 'EADDRINUSE'
+        ? new Error(`port ${port} on ${host} is already in use: stop the other server or set PORT to a free port`)
+        : err.code === 'EACCES' ? new Error(`port ${port} on ${host} needs privileges this process does not have: set PORT to 1024 or above`) : err);
+    });
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
 async function serve(): Promise<void> {
+  const config = loadConfig();
+  await assertPortFree(config.port, config.host);
   const lookout = await createLookout();
-  const { logger, bootstrap } = lookout;
   const url = await lookout.listen();
+  const { logger, bootstrap } = lookout;
   if (bootstrap.apiKey) {
     // Printed once, on purpose outside the structured log: it is the only time the key is shown.
     process.stdout.write(
       `\n  Lookout created an account and an API key. Save the key now: it is not shown again.\n\n` +
         `    Account id: ${bootstrap.accountId}\n    API key:    ${bootstrap.apiKey}\n\n` +
-        `  Try: curl -H "Authorization: Bearer ${bootstrap.apiKey}" ${url.replace('0.0.0.0', 'localhost')}/v1/checks\n\n`,
+        `  Try: curl -H "Authorization: Bearer ${bootstrap.apiKey}" ${url.replace('0.0.0.0', 'localhost')}/v1/checks\n` +
+        `  Lost the key? Make another: lookout keys create --account ${bootstrap.accountId}\n\n`,
     );
   }
   logger.info({ url, accountId: bootstrap.accountId, storage: lookout.store.db.kind }, 'lookout listening');
@@ -93,6 +144,18 @@ async function agent(): Promise<void> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
+  if (isHelp(command)) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command === '-v' || command === '--version' || command === 'version') {
+    process.stdout.write(`lookout ${VERSION}\n`);
+    return 0;
+  }
+  if (command !== undefined && COMMAND_USAGE[command] && argv.slice(1).some(isHelp)) {
+    process.stdout.write(`${COMMAND_USAGE[command]}\n`);
+    return 0;
+  }
   if (command === 'serve' || command === undefined) {
     const args = command === undefined ? [] : [sub, ...rest].filter((a): a is string => a !== undefined);
     let role: string | undefined;
@@ -120,7 +183,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'keys' && sub === 'create') {
     const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, name: { type: 'string' } } });
     if (!values.account) {
-      process.stderr.write('keys create needs --account <account id>\n');
+      process.stderr.write(`keys create needs --account <account id>\n\n${COMMAND_USAGE.keys}\n`);
       return 2;
     }
     const store = await createStore(storeOptions());
@@ -143,16 +206,17 @@ async function main(argv: string[]): Promise<number> {
       await store.close();
     }
   }
-  process.stderr.write(`${USAGE}\n`);
-  return command === 'help' || command === '--help' ? 0 : 2;
+  process.stderr.write(`lookout: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },
-  (err: Error) => {
+  (err: Error & { code?: string }) => {
     process.stderr.write(`lookout: ${err.message}\n`);
-    process.exit(1);
+    // A malformed command line (unknown option, missing value) is a usage error, as CLIs report it.
+    process.exit(err.code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
   },
 );

@@ -99,8 +99,8 @@ const ROLES: readonly ProcessRole[] = ['all', 'api', 'runner'];
  * refused with an error naming them.
  */
 function processRole(env: NodeJS.ProcessEnv): ProcessRole {
-  const runner = env.LOOKOUT_RUNNER === undefined || env.LOOKOUT_RUNNER === '' ? undefined
-    : !['off', 'false', '0', 'no'].includes(env.LOOKOUT_RUNNER.toLowerCase());
+  // A misspelt switch ("of") is refused rather than read as on.
+  const runner = env.LOOKOUT_RUNNER === undefined || env.LOOKOUT_RUNNER === '' ? undefined : flag('LOOKOUT_RUNNER', env.LOOKOUT_RUNNER, true);
   const given = env.LOOKOUT_ROLE?.trim().toLowerCase();
   if (given === undefined || given === '') return runner === false ? 'api' : 'all';
   if (!(ROLES as readonly string[]).includes(given)) throw new Error(`LOOKOUT_ROLE must be one of ${ROLES.join(', ')} (got "${env.LOOKOUT_ROLE}")`);
@@ -126,7 +126,46 @@ function flag(name: string, value: string | undefined, fallback: boolean): boole
   const v = value.toLowerCase();
   if (['on', 'true', '1', 'yes'].includes(v)) return true;
   if (['off', 'false', '0', 'no'].includes(v)) return false;
-  throw new Error(`${name} must be on or off, got "${value}"`);
+  throw new Error(`${name} must be on or off (also true/false, yes/no, 1/0), got "${value}"`);
+}
+
+/** A TCP port: 1 to 65535, or 0 for any free port. */
+function port(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65_535) throw new Error(`${name} must be a port number from 1 to 65535 (0: any free port), got "${value}"`);
+  return n;
+}
+
+/** Log levels pino knows, from the most to the least verbose, and `silent`. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/** A pino log level (any case), or the fallback when unset. */
+export function logLevel(name: string, value: string | undefined, fallback = 'info'): string {
+  if (value === undefined || value === '') return fallback;
+  const v = value.trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(v)) throw new Error(`${name} must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  return v;
+}
+
+/**
+ * A PostgreSQL connection URL (`postgres://` or `postgresql://` with a host or a socket folder), so a
+ * mistyped value fails at start with the variable's name instead of as a DNS error from the driver.
+ */
+function databaseUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const expected = `${name} must be a PostgreSQL URL such as postgres://user:password@host:5432/database`;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new Error(`${expected}, got a value that is not a URL (unset it to use the embedded database)`);
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new Error(`${expected}, got the scheme "${parsed.protocol.replace(/:$/, '')}"`);
+  }
+  if (!parsed.hostname && !parsed.searchParams.get('host')) throw new Error(`${expected}: the URL names no host`);
+  return value;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -186,20 +225,20 @@ function retentionSettings(env: NodeJS.ProcessEnv): RetentionSettings {
 
 /** Reads the configuration from `env`, failing with a clear message on a malformed value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = int('PORT', env.PORT, 4000);
+  const portNumber = port('PORT', env.PORT, 4000);
   const host = env.HOST || '0.0.0.0';
   const dataDir = env.LOOKOUT_DATA_DIR || './.lookout-data';
   const role = processRole(env);
   return {
-    port,
+    port: portNumber,
     host,
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl('DATABASE_URL', env.DATABASE_URL),
     databasePoolSize: int('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
     dataDir,
-    publicUrl: env.LOOKOUT_PUBLIC_URL || `http://localhost:${port}`,
+    publicUrl: url('LOOKOUT_PUBLIC_URL', env.LOOKOUT_PUBLIC_URL, `http://localhost:${portNumber}`),
     bootstrapAccountId: env.LOOKOUT_ACCOUNT_ID || undefined,
     bootstrapApiKey: env.LOOKOUT_API_KEY || undefined,
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevel('LOG_LEVEL', env.LOG_LEVEL),
     redisUrl: env.REDIS_URL || undefined,
     role,
     runnerEnabled: role !== 'api',

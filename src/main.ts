@@ -7,7 +7,7 @@ import { attachGraphqlSubscriptions } from './graphql/subscriptions/attach-graph
 import type { SubscriptionServer } from './graphql/subscriptions/create-subscription-server.js';
 import { SUBSCRIPTION_RESOLVER_MODULES } from './graphql/subscriptions/subscription-resolver-modules.js';
 import { loadConfig, type Config } from './config.js';
-import { bootstrap, type BootstrapResult } from './service/bootstrap.js';
+import { bootstrap, checkBootstrapSettings, type BootstrapResult } from './service/bootstrap.js';
 import { createCheckGroupService } from './service/check-group-service.js';
 import { createCheckService } from './service/check-service.js';
 import { createStore, type Store, type StoreOptions } from './store/create-store.js';
@@ -91,7 +91,9 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     options.storeOptions ?? (config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir }),
   );
   try {
-    const boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
+    checkBootstrapSettings({ accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
+    // Made once the server listens: a first start that cannot listen leaves no account whose key was never shown.
+    let boot: BootstrapResult | undefined;
     const metrics = createMetrics();
     const bus = countPublishedEvents(config.redisUrl ? await createRedisEventBus({ url: config.redisUrl, logger }) : createMemoryEventBus({ logger }), metrics);
     const recorder = createRunRecorder({ store, bus, logger, onRecorded: (input) => metrics.runRecorded(input) });
@@ -190,7 +192,10 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       store,
       config,
       logger,
-      bootstrap: boot,
+      get bootstrap() {
+        if (!boot) throw new Error('The bootstrap account is made when the server listens: call listen() first');
+        return boot;
+      },
       bus,
       runner,
       maintenancePauses: pauses,
@@ -199,6 +204,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       metrics,
       async listen() {
         const url = await app.listen({ port: config.port, host: config.host });
+        boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
         if (config.runnerEnabled) {
           retention = createDataRetention({ store, settings: config.retention, assetsDir: config.assetsDir, logger });
           maintenanceClock = createMaintenanceClock({ store, bus, logger });

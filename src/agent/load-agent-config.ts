@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { LOCATIONS } from '../domain/catalog.js';
+import { logLevel } from '../config.js';
 
 /** Settings of `lookout agent`, from its environment. */
 export interface AgentConfig {
@@ -47,6 +48,6 @@ export function loadAgentConfig(env: NodeJS.ProcessEnv): AgentConfig {
   return {
     serviceUrl, key, location, concurrency, healthPort,
     assetsDir: env.LOOKOUT_AGENT_ASSETS_DIR || path.join(os.tmpdir(), 'lookout-agent-assets'),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevel('LOG_LEVEL', env.LOG_LEVEL),
   };
 }

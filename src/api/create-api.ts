@@ -75,6 +75,18 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
 
+  // A keep-alive socket whose request is in flight when the server closes would hold close() open
+  // until its client leaves: answers sent while closing ask the client to close the connection.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app, { maxIssues: config.maxErrorIssues });
   decodeRequestBodies(app);

@@ -31,13 +31,18 @@ export async function createKeyForAccount(store: Store, accountId: string, name 
   return apiKey;
 }
 
+/** Refuses malformed LOOKOUT_ACCOUNT_ID / LOOKOUT_API_KEY before anything starts. */
+export function checkBootstrapSettings(env: { accountId?: string; apiKey?: string }): void {
+  if (env.accountId && !UUID.test(env.accountId)) throw new Error('LOOKOUT_ACCOUNT_ID must be a UUID');
+  if (env.apiKey && env.apiKey.length < 16) throw new Error('LOOKOUT_API_KEY must be at least 16 characters');
+}
+
 /**
  * Makes sure the embedded server has an account to use. With LOOKOUT_ACCOUNT_ID / LOOKOUT_API_KEY
  * given, that account and key exist afterwards; otherwise the first start creates an account and a key.
  */
 export async function bootstrap(store: Store, env: { accountId?: string; apiKey?: string }): Promise<BootstrapResult> {
-  if (env.accountId && !UUID.test(env.accountId)) throw new Error('LOOKOUT_ACCOUNT_ID must be a UUID');
-  if (env.apiKey && env.apiKey.length < 16) throw new Error('LOOKOUT_API_KEY must be at least 16 characters');
+  checkBootstrapSettings(env);
   if (env.accountId || env.apiKey) {
     const accountId = env.accountId ?? (await store.db.query<{ id: string }>('SELECT id FROM accounts ORDER BY created_at LIMIT 1'))[0]?.id;
     if (!accountId || !(await store.accounts.get(accountId))) {
