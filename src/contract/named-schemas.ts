@@ -1,5 +1,6 @@
 import { ACCOUNT_VIEW_SCHEMAS } from './account-views.js';
 import { ALERT_CHANNEL_VIEW_SCHEMAS } from './alert-channel-views.js';
+import { BADGE_VIEW_SCHEMAS } from './badge-views.js';
 import { ClientCertificateView } from './client-certificate-schemas.js';
 import { CheckGroupTriggerView, GroupRunView } from './trigger-schemas.js';
 import { AlertNotificationView, CheckAlertView } from './alert-schemas.js';
@@ -67,6 +68,7 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   ...TEST_SESSION_RUN_VIEW_SCHEMAS,
   ...ANALYTICS_VIEW_SCHEMAS,
   ...TRIGGER_VIEW_SCHEMAS,
+  ...BADGE_VIEW_SCHEMAS,
   ...TRIGGER_AND_CERTIFICATE_SCHEMAS,
   ...STATUS_PAGE_INCIDENT_VIEW_SCHEMAS,
   ...PROJECT_VIEW_SCHEMAS,

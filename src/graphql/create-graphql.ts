@@ -41,6 +41,7 @@ import { dashboardNodeTypes, dashboardResolvers } from './resolvers/dashboard-re
 import { dashboardMutationResolvers } from './resolvers/dashboard-mutation-resolvers.js';
 import { projectNodeTypes, projectResolvers } from './resolvers/project-resolvers.js';
 import { variableResolvers } from './resolvers/variable-resolvers.js';
+import { publicBadgeResolvers } from './resolvers/public-badge-resolvers.js';
 import { checkRunDataResolvers } from './resolvers/check-run-data-resolvers.js';
 import { errorGroupNodeTypes, errorGroupResolvers } from './resolvers/error-group-resolvers.js';
 import { resultNodeTypes, resultResolvers } from './resolvers/result-resolvers.js';
@@ -71,7 +72,7 @@ export const CORE_RESOLVERS = [
   statusPageIncidentResolvers, statusPageIncidentMutationResolvers,
   statusPageResolvers, statusPageMutationResolvers, maintenanceResolvers, maintenanceMutationResolvers,
   dashboardResolvers, dashboardMutationResolvers,
-  projectResolvers,
+  projectResolvers, publicBadgeResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];

@@ -5,6 +5,7 @@ import { createCheckStatusesRepository } from './check-statuses-repository.js';
 import { createErrorGroupsRepository } from './error-groups-repository.js';
 import { createResultsRepository } from './results-repository.js';
 import { createBadgeSubjectsRepository } from './badge-subjects-repository.js';
+import { createPublicBadgesRepository } from './public-badges-repository.js';
 import { createPrivateLocationsRepository } from './private-locations-repository.js';
 import { createAlertChannelsRepository } from './alert-channels-repository.js';
 import { createAlertNotificationsRepository } from './alert-notifications-repository.js';
@@ -53,6 +54,7 @@ export function repositories(q: Queryable) {
     analytics: createAnalyticsRepository(q),
     privateLocations: createPrivateLocationsRepository(q),
     badgeSubjects: createBadgeSubjectsRepository(q),
+    publicBadges: createPublicBadgesRepository(q),
     checks: createChecksRepository(q),
     groups: createCheckGroupsRepository(q),
     subscriptions: createSubscriptionsRepository(q),

@@ -104,7 +104,8 @@ const runDataFields = {
     };
     const path = `/v1/badges/checks/${c.id}`;
     const res = await ctx.rest.get<string>(path, query);
-    return { svg: String(res.body ?? ''), path: `${path}?${new URLSearchParams({ ...query, responseTime: String(query.responseTime) })}` };
+    // checkId: for the badge's public URL (public-badge-resolvers.ts).
+    return { svg: String(res.body ?? ''), path: `${path}?${new URLSearchParams({ ...query, responseTime: String(query.responseTime) })}`, checkId: c.id };
   },
 };
 
