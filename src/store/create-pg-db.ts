@@ -24,6 +24,34 @@ function statementName(sql: string): string {
   return name;
 }
 const NUMERIC = 1700;
+const TIMESTAMPTZ = 1184;
+
+const parseTimestamptzSlowly = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (v: string) => Date | string | number;
+const digit = (v: string, i: number) => v.charCodeAt(i) - 48;
+const isDigit = (v: string, i: number) => i < v.length && v.charCodeAt(i) >= 48 && v.charCodeAt(i) <= 57;
+
+/**
+ * timestamptz text as a Date, as the driver's own parser makes it (milliseconds, the rest of the
+ * microseconds cut off), about three times faster for what a UTC session sends
+ * (`2026-11-24 18:15:08.123456+00`): rows of checks and results carry two or three each, and
+ * the general parser's regular expressions showed in profiles of the list routes. Anything else
+ * (another zone, BC, infinity, years before 100) goes to the driver's parser.
+ */
+export function parseTimestamptz(v: string): Date | string | number {
+  const n = v.length;
+  if (n < 22 || n > 29 || v.charCodeAt(4) !== 45 || v.charCodeAt(7) !== 45 || v.charCodeAt(10) !== 32 || v.charCodeAt(13) !== 58
+    || v.charCodeAt(16) !== 58 || !v.endsWith('+00') || (n > 22 && v.charCodeAt(19) !== 46)) {
+    return parseTimestamptzSlowly(v);
+  }
+  const year = digit(v, 0) * 1000 + digit(v, 1) * 100 + digit(v, 2) * 10 + digit(v, 3);
+  if (year < 100) return parseTimestamptzSlowly(v);
+  let ms = 0;
+  if (n > 22) ms = digit(v, 20) * 100 + (isDigit(v, 21) ? digit(v, 21) * 10 : 0) + (isDigit(v, 22) ? digit(v, 22) : 0);
+  return new Date(Date.UTC(
+    year, digit(v, 5) * 10 + digit(v, 6) - 1, digit(v, 8) * 10 + digit(v, 9),
+    digit(v, 11) * 10 + digit(v, 12), digit(v, 14) * 10 + digit(v, 15), digit(v, 17) * 10 + digit(v, 18), ms,
+  ));
+}
 
 /** Connects to a PostgreSQL server through a `pg` pool. */
 export async function createPgDb(options: PgDbOptions): Promise<Db> {
@@ -31,6 +59,7 @@ export async function createPgDb(options: PgDbOptions): Promise<Db> {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       // Counts and sums come back as int8/numeric; the API speaks JSON numbers.
       if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+      if (oid === TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
       return pg.types.getTypeParser(oid, format);
     },
   };

@@ -1,14 +1,56 @@
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, protocol, TransactionAbortedError } from '@electric-sql/pglite';
+import { analyzeTables } from './analyze-tables.js';
+import { createStatementCache, type PreparedStatement } from './create-statement-cache.js';
+import { createTurnScheduler, type TurnLease } from './create-turn-scheduler.js';
 import type { Db, Queryable } from './db.js';
 
 const NUMERIC = 1700;
+const { serialize } = protocol;
+const EXECUTE = serialize.execute();
+const SYNC = serialize.sync();
+const BEGIN = serialize.query('BEGIN');
+const COMMIT = serialize.query('COMMIT');
+const ROLLBACK = serialize.query('ROLLBACK');
 
 /** Options of the embedded database. */
 export interface PgliteDbOptions {
   /** Folder holding the database files; omitted means in memory (tests). */
   dataDir?: string;
+  /** Named statements kept parsed on the server (least recently used ones are closed); default 500. */
+  preparedStatements?: number;
+  /** Rows inserted, updated or deleted after which statistics are refreshed at the latest; default 500. */
+  analyzeAfterRows?: number;
+}
+
+type Parser = (value: string, typeId: number) => unknown;
+interface Statement extends PreparedStatement {
+  readonly parsers: ReadonlyArray<Parser | undefined>;
+}
+interface Message {
+  name: string;
+  fields?: Array<{ name: string; dataTypeID: number } | string | null>;
+  dataTypeIDs?: number[];
+  text?: string;
+}
+
+/** The server no longer accepts a cached statement: parse it again. */
+function isStaleStatement(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === '26000' || (e.code === '0A000' && /cached plan/.test(e.message ?? ''));
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 /** Opens embedded PostgreSQL (PGlite), persisted in `dataDir` or in memory. */
@@ -23,27 +65,179 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Db>
     // numeric (percentiles, sums) as JSON numbers, as the pg driver is set up to return them.
     parsers: { [NUMERIC]: (v: string) => Number(v) },
   });
-  const run = (q: { query: PGlite['query'] }): Queryable => ({
-    async query<T>(sql: string, params?: readonly unknown[]) {
-      const result = await q.query<T>(sql, params as unknown[] | undefined);
-      return result.rows;
-    },
-  });
-  const root = run(pg);
+  const scheduler = createTurnScheduler();
+  const cache = createStatementCache(options.preparedStatements ?? 500);
+  let closed = false;
+
+  /**
+   * PGlite has no autovacuum, so nothing else ever refreshes its planner statistics. This emulates
+   * autovacuum's analyze rule for the whole schema: once the rows written since the last ANALYZE
+   * pass 10 % of the rows the tables then held (at least `analyzeAfterRows`), every table is
+   * analysed in the background, one table per query. Counting costs an addition per write.
+   */
+  const minRows = options.analyzeAfterRows ?? 500;
+  let threshold = minRows;
+  let written = 0;
+  let analyzing = false;
+  function countWrites(tag: string | undefined): void {
+    if (!tag || !/^(INSERT|UPDATE|DELETE|MERGE|COPY) /.test(tag)) return;
+    written += Number(tag.slice(tag.lastIndexOf(' ') + 1)) || 0;
+    if (written < threshold || analyzing || closed) return;
+    analyzing = true;
+    written = 0;
+    void (async () => {
+      try {
+        await analyzeTables(root);
+        const [sum] = await root.query<{ rows: number | null }>(
+          `SELECT sum(reltuples)::float8 AS rows FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`,
+        );
+        threshold = Math.max(minRows, Math.round((sum?.rows ?? 0) * 0.1));
+      } catch {
+        // Statistics only steer the planner: a failed refresh (the database closing) is retried after the next writes.
+      } finally {
+        analyzing = false;
+      }
+    })();
+  }
+
+  /**
+   * Why not `pg.query()`: it sends Parse, Describe, Bind, Describe, Execute and Sync as six calls
+   * into wasm and has the statement parsed and planned every time (about 3.5x the cost of the query
+   * itself on the hot reads). Here each SQL text is parsed once under a name; every execution is one
+   * call carrying Bind, Execute and Sync. Sync ends every call, so a failing statement leaves the
+   * connection ready (inside a transaction, the transaction is then aborted until rolled back).
+   */
+  async function prepare(sql: string): Promise<Statement> {
+    const name = cache.nextName();
+    // Evicted statements are closed first, in the same call (closing an unknown name is no error),
+    // so the server never holds more than the cache's capacity.
+    cache.makeRoom();
+    const closing = cache.takeClosable().map((n) => serialize.close({ type: 'S', name: n }));
+    const { messages } = await pg.execProtocol(
+      concat([...closing, serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), SYNC]),
+      { syncToFs: false },
+    );
+    let paramTypes: number[] = [];
+    let fields: Array<{ name: string; dataTypeID: number }> = [];
+    for (const m of messages as Message[]) {
+      if (m.name === 'parameterDescription') paramTypes = m.dataTypeIDs ?? [];
+      else if (m.name === 'rowDescription') {
+        fields = (m.fields as Array<{ name: string; dataTypeID: number }>).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+      }
+    }
+    const parsers = fields.map((f) => pg.parsers[f.dataTypeID] as Parser | undefined);
+    const statement: Statement = { name, paramTypes, fields, parsers };
+    cache.add(sql, statement);
+    return statement;
+  }
+
+  async function execute<T>(sql: string, params: readonly unknown[] | undefined, inTransaction: boolean): Promise<T[]> {
+    if (closed) throw new Error('PGlite is closed');
+    let statement = cache.get(sql) as Statement | undefined;
+    const cached = statement !== undefined;
+    try {
+      statement ??= await prepare(sql);
+      return await bindExecute<T>(statement, params, inTransaction);
+    } catch (err) {
+      if (cached && isStaleStatement(err)) {
+        cache.drop(sql);
+        // Outside a transaction nothing was changed: parse again and run once more.
+        if (!inTransaction) return bindExecute<T>(await prepare(sql), params, inTransaction).catch((e) => Promise.reject(annotate(e, sql, params)));
+      }
+      throw annotate(err, sql, params);
+    }
+  }
+
+  async function bindExecute<T>(statement: Statement, params: readonly unknown[] | undefined, inTransaction: boolean): Promise<T[]> {
+    const values = (params ?? []).map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const serializer = pg.serializers[statement.paramTypes[i] ?? 0];
+      return serializer ? (serializer(value) as string) : String(value);
+    });
+    const { messages } = await pg.execProtocol(concat([serialize.bind({ statement: statement.name, values }), EXECUTE, SYNC]), {
+      // Inside a transaction the files are synced at COMMIT, as PGlite's own transaction() does.
+      syncToFs: !inTransaction,
+    });
+    const { fields, parsers } = statement;
+    const rows: T[] = [];
+    for (const m of messages as Message[]) {
+      if (m.name !== 'dataRow') {
+        if (m.name === 'commandComplete') countWrites(m.text);
+        continue;
+      }
+      const values = m.fields as Array<string | null>;
+      const row: Record<string, unknown> = {};
+      fields.forEach((field, i) => {
+        const v = values[i] ?? null;
+        const parse = parsers[i];
+        row[field.name] = v === null ? null : parse ? parse(v, field.dataTypeID) : v;
+      });
+      rows.push(row as T);
+    }
+    return rows;
+  }
+
+  /** Runs a transaction-control statement; returns its command tag (COMMIT answers ROLLBACK if the transaction had failed). */
+  async function control(message: Uint8Array, syncToFs: boolean): Promise<string | undefined> {
+    if (closed) throw new Error('PGlite is closed');
+    const { messages } = await pg.execProtocol(message, { syncToFs });
+    return (messages as Message[]).find((m) => m.name === 'commandComplete')?.text;
+  }
+
+  const queryIn = (lease: TurnLease | undefined): Queryable['query'] =>
+    <T>(sql: string, params?: readonly unknown[]) => scheduler.run(() => execute<T>(sql, params, lease !== undefined), lease);
+  const root: Queryable = { query: queryIn(undefined) };
+
   return {
     kind: 'pglite',
     query: root.query,
     async transaction(fn) {
-      return pg.transaction((tx) => fn(run(tx)));
+      return scheduler.hold(async (lease) => {
+        await scheduler.run(() => control(BEGIN, false), lease);
+        let done = false;
+        const query = queryIn(lease);
+        const tx: Queryable = {
+          query<T>(sql: string, params?: readonly unknown[]) {
+            if (done) return Promise.reject(new Error('Transaction is closed'));
+            return query<T>(sql, params);
+          },
+        };
+        try {
+          const result = await fn(tx);
+          done = true;
+          const tag = await scheduler.run(() => control(COMMIT, true), lease);
+          // A statement failed inside and `fn` went on: PostgreSQL rolled everything back.
+          if (tag === 'ROLLBACK') throw new TransactionAbortedError();
+          return result;
+        } catch (err) {
+          if (!done) {
+            done = true;
+            await scheduler.run(() => control(ROLLBACK, true), lease).catch(() => {});
+          }
+          throw err;
+        }
+      });
     },
     async exec(sql) {
-      await pg.exec(sql);
+      await scheduler.run(async () => {
+        if (closed) throw new Error('PGlite is closed');
+        await pg.exec(sql);
+      });
     },
     async close() {
-      if (!pg.closed) await pg.close();
+      await scheduler.run(async () => {
+        closed = true;
+        if (!pg.closed) await pg.close();
+      });
       releaseLock();
     },
   };
+}
+
+/** Adds the statement to the error, as PGlite's query() does. */
+function annotate(err: unknown, sql: string, params: readonly unknown[] | undefined): unknown {
+  if (err && typeof err === 'object' && 'code' in err) Object.assign(err, { query: sql, params });
+  return err;
 }
 
 function isAlive(pid: number): boolean {

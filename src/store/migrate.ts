@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { analyzeTables } from './analyze-tables.js';
 import type { Db } from './db.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -21,9 +22,10 @@ export function listMigrations(): Migration[] {
 /**
  * Applies the migrations not applied yet, each in its own transaction, and returns their names.
  * An advisory lock keeps two processes starting at once from applying the same file twice.
+ * When anything was applied, the statistics of the schema's tables are refreshed (see `analyzeTables`).
  */
 export async function migrate(db: Db, migrations: Migration[] = listMigrations()): Promise<string[]> {
-  return db.transaction(async (tx) => {
+  const applied = await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7461001)');
     await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
@@ -36,6 +38,9 @@ export async function migrate(db: Db, migrations: Migration[] = listMigrations()
     }
     return applied;
   });
+  // Outside the migration transaction: statistics of a schema that then rolled back would be wasted.
+  if (applied.length > 0) await analyzeTables(db);
+  return applied;
 }
 
 /**
