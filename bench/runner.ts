@@ -25,7 +25,7 @@ import { createMemoryEventBus } from '../src/events/create-memory-event-bus.js';
 import { createRunner } from '../src/runner/create-runner.js';
 import { runApiCheck } from '../src/runner/executors/run-api-check.js';
 import { toRunnable } from '../src/runner/prepare-run.js';
-import { createRunRecorder } from '../src/service/record-run.js';
+import { createRunRecorder } from '../src/runner/create-run-recorder.js';
 import { createStore, type StoreOptions } from '../src/store/create-store.js';
 
 const { values: args } = parseArgs({

@@ -19,7 +19,7 @@ import { createSubscriberNotifier } from './runner/subscriber-notifications/crea
 import { createRunner, type Runner } from './runner/create-runner.js';
 import { createMaintenancePauses, type MaintenancePauses } from './runner/create-maintenance-pauses.js';
 import { createExecutors } from './runner/create-executors.js';
-import { createRunRecorder } from './service/record-run.js';
+import { createRunRecorder } from './runner/create-run-recorder.js';
 import { createDataRetention } from './service/data-retention.js';
 import { createAgentService } from './service/agent-service.js';
 import type { RecordRun } from './runner/run-check.js';
@@ -257,6 +257,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         await testSessionRuns.close();
         sessionLeases.close();
         await runner.close();
+        await recorder.close();
         await pauses.close();
         await maintenanceClock?.close();
         await subscriberNotifier?.close();

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createMemoryEventBus } from '../src/events/create-memory-event-bus.js';
 import type { EventBus } from '../src/events/event-bus.js';
 import { createAlerting, type Alerting, type AlertingOptions } from '../src/runner/alerting/create-alerting.js';
-import { createRunRecorder } from '../src/service/record-run.js';
+import { createRunRecorder } from '../src/runner/create-run-recorder.js';
 import type { Store } from '../src/store/create-store.js';
 import { BACKENDS } from './support/backends.js';
 import { startHttpReceiver, type HttpReceiver } from './support/http-receiver.js';

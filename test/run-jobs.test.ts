@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeaseLostError } from '../src/domain/lease-lost-error.js';
 import { createMemoryEventBus } from '../src/events/create-memory-event-bus.js';
 import { errorProbe } from '../src/runner/special-probes.js';
-import { createRunRecorder } from '../src/service/record-run.js';
+import { createRunRecorder } from '../src/runner/create-run-recorder.js';
 import type { Store } from '../src/store/create-store.js';
 import { BACKENDS, openTestStore } from './support/backends.js';
 import { startHttpTarget, type HttpTarget } from './support/http-target.js';

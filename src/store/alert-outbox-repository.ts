@@ -24,6 +24,18 @@ export function createAlertOutboxRepository(db: Queryable) {
       );
     },
 
+    /** Queues several stored FINAL results, in the order given (ids follow it). */
+    async addMany(rows: readonly { accountId: string; checkId: string; resultId: string; sequenceId: string }[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db.query(
+        `INSERT INTO alert_outbox (account_id, check_id, result_id, sequence_id)
+         SELECT account_id, check_id, result_id, sequence_id
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[]) WITH ORDINALITY AS r(account_id, check_id, result_id, sequence_id, ord)
+         ORDER BY ord`,
+        [rows.map((r) => r.accountId), rows.map((r) => r.checkId), rows.map((r) => r.resultId), rows.map((r) => r.sequenceId)],
+      );
+    },
+
     /**
      * Up to `limit` waiting rows, oldest first, leaving out `excluding` (the rows a consumer already
      * holds): unlike an id cursor this cannot skip a row whose transaction committed after a

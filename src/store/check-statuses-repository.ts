@@ -107,6 +107,68 @@ export function createCheckStatusesRepository(db: Queryable) {
       return row;
     },
 
+    /**
+     * Reads the statuses of several checks (any accounts) and locks them until the transaction ends,
+     * in check id order so that concurrent batches cannot deadlock.
+     */
+    async getManyForUpdate(checkIds: readonly string[]): Promise<CheckStatusRow[]> {
+      if (checkIds.length === 0) return [];
+      return db.query<CheckStatusRow>('SELECT * FROM check_statuses WHERE check_id = ANY($1::uuid[]) ORDER BY check_id FOR UPDATE', [checkIds]);
+    },
+
+    /** The statuses of several checks (any accounts), each with its check's current name, in no set order. */
+    async getMany(checkIds: readonly string[]): Promise<CheckStatusRow[]> {
+      if (checkIds.length === 0) return [];
+      return db.query<CheckStatusRow>(`${SELECT} WHERE st.check_id = ANY($1::uuid[])`, [checkIds]);
+    },
+
+    /**
+     * Creates the statuses of checks that have none, or updates them (`exists` says which, as read by
+     * `getManyForUpdate`). Answers the ids of new statuses another transaction created first: those
+     * were not written.
+     */
+    async writeMany(statuses: readonly { accountId: string; checkId: string; name: string; state: CheckStatusState; exists: boolean }[]): Promise<string[]> {
+      const params = (list: typeof statuses) => {
+        const col = <T>(f: (s: CheckStatusState) => T) => list.map((x) => f(x.state));
+        return [
+          list.map((x) => x.checkId), list.map((x) => x.accountId), list.map((x) => x.name),
+          col((s) => s.hasFailures), col((s) => s.hasErrors), col((s) => s.isDegraded), col((s) => s.longestRun), col((s) => s.shortestRun),
+          col((s) => s.lastRunLocation), col((s) => s.lastCheckRunId), col((s) => s.sslDaysRemaining),
+          col((s) => JSON.stringify(s.locationRunTimes)), col((s) => s.lastResultAt),
+        ];
+      };
+      const VALUES = `unnest($1::uuid[], $2::uuid[], $3::text[], $4::boolean[], $5::boolean[], $6::boolean[], $7::int[], $8::int[],
+        $9::text[], $10::text[], $11::int[], $12::text[], $13::timestamptz[])
+        AS v(check_id, account_id, name, has_failures, has_errors, is_degraded, longest_run, shortest_run, last_run_location,
+          last_check_run_id, ssl_days_remaining, location_run_times, last_result_at)`;
+      const updates = statuses.filter((x) => x.exists);
+      if (updates.length > 0) {
+        await db.query(
+          `UPDATE check_statuses st SET name = v.name, has_failures = v.has_failures, has_errors = v.has_errors, is_degraded = v.is_degraded,
+             longest_run = v.longest_run, shortest_run = v.shortest_run, last_run_location = v.last_run_location,
+             last_check_run_id = v.last_check_run_id, ssl_days_remaining = v.ssl_days_remaining,
+             location_run_times = v.location_run_times::jsonb, last_result_at = v.last_result_at, updated_at = now()
+           FROM ${VALUES}
+           WHERE st.account_id = v.account_id AND st.check_id = v.check_id`,
+          params(updates),
+        );
+      }
+      const inserts = statuses.filter((x) => !x.exists);
+      if (inserts.length === 0) return [];
+      const created = await db.query<{ check_id: string }>(
+        `INSERT INTO check_statuses (check_id, account_id, name, has_failures, has_errors, is_degraded, longest_run, shortest_run,
+           last_run_location, last_check_run_id, ssl_days_remaining, location_run_times, last_result_at, updated_at)
+         SELECT check_id, account_id, name, has_failures, has_errors, is_degraded, longest_run, shortest_run, last_run_location,
+           last_check_run_id, ssl_days_remaining, location_run_times::jsonb, last_result_at, now()
+         FROM ${VALUES}
+         ORDER BY check_id
+         ON CONFLICT (check_id) DO NOTHING RETURNING check_id`,
+        params(inserts),
+      );
+      const done = new Set(created.map((r) => r.check_id));
+      return inserts.filter((x) => !done.has(x.checkId)).map((x) => x.checkId);
+    },
+
     /** Creates the status of a check that has none; false when another transaction created it first. */
     async insertIfAbsent(accountId: string, checkId: string, name: string, s: CheckStatusState): Promise<boolean> {
       const rows = await db.query(

@@ -64,6 +64,54 @@ export function createErrorGroupsRepository(db: Queryable) {
       return row.id;
     },
 
+    /**
+     * Records several occurrences, of any checks, in one statement, as `recordOccurrence` would one
+     * after the other; returns each one's group id, in the order given.
+     */
+    async recordOccurrences(list: readonly (ErrorOccurrence & { accountId: string; checkId: string })[]): Promise<string[]> {
+      if (list.length === 0) return [];
+      // One upsert cannot touch a row twice: occurrences of one group merge first (earliest first
+      // seen, latest last seen with its raw message, a later one winning a tie as it would in turn).
+      const merged = new Map<string, { o: ErrorOccurrence & { accountId: string; checkId: string }; firstSeen: Date; lastSeen: Date }>();
+      for (const o of list) {
+        const key = `${o.checkId} ${o.hash}`;
+        const m = merged.get(key);
+        if (!m) merged.set(key, { o, firstSeen: o.seenAt, lastSeen: o.seenAt });
+        else {
+          if (o.seenAt < m.firstSeen) m.firstSeen = o.seenAt;
+          if (o.seenAt >= m.lastSeen) merged.set(key, { o: { ...o, id: m.o.id }, firstSeen: m.firstSeen, lastSeen: o.seenAt });
+        }
+      }
+      // Sorted, so two processes upserting the same groups lock them in one order.
+      const groups = [...merged.values()].sort((a, b) =>
+        a.o.checkId < b.o.checkId ? -1 : a.o.checkId > b.o.checkId ? 1 : a.o.hash < b.o.hash ? -1 : a.o.hash > b.o.hash ? 1 : 0);
+      const rows = await db.query<{ id: string; check_id: string; error_hash: string }>(
+        `INSERT INTO error_groups (id, account_id, check_id, error_hash, raw_error_message, cleaned_error_message, first_seen, last_seen)
+         SELECT id, account_id, check_id, error_hash, raw, cleaned, first_seen, last_seen
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::timestamptz[]) WITH ORDINALITY
+           AS o(id, account_id, check_id, error_hash, raw, cleaned, first_seen, last_seen, ord)
+         ORDER BY ord
+         ON CONFLICT (check_id, error_hash) DO UPDATE SET
+           first_seen = LEAST(error_groups.first_seen, EXCLUDED.first_seen),
+           last_seen = GREATEST(error_groups.last_seen, EXCLUDED.last_seen),
+           raw_error_message = CASE WHEN EXCLUDED.last_seen >= error_groups.last_seen
+             THEN EXCLUDED.raw_error_message ELSE error_groups.raw_error_message END,
+           archived_until_next_event = false
+         WHERE error_groups.account_id = EXCLUDED.account_id
+         RETURNING id, check_id, error_hash`,
+        [
+          groups.map((g) => g.o.id), groups.map((g) => g.o.accountId), groups.map((g) => g.o.checkId), groups.map((g) => g.o.hash),
+          groups.map((g) => g.o.raw), groups.map((g) => g.o.cleaned), groups.map((g) => g.firstSeen), groups.map((g) => g.lastSeen),
+        ],
+      );
+      const ids = new Map(rows.map((r) => [`${r.check_id} ${r.error_hash}`, r.id]));
+      return list.map((o) => {
+        const id = ids.get(`${o.checkId} ${o.hash}`);
+        if (!id) throw new Error(`check ${o.checkId} is not in account ${o.accountId}`);
+        return id;
+      });
+    },
+
     async get(accountId: string, id: string): Promise<ErrorGroupRow | undefined> {
       const [row] = await db.query<ErrorGroupRow>('SELECT * FROM error_groups WHERE account_id = $1 AND id = $2', [accountId, id]);
       return row;

@@ -117,6 +117,44 @@ export function createResultsRepository(db: Queryable) {
       return row!;
     },
 
+    /**
+     * Stores several results, of any accounts, in one statement (the recorder's group commit).
+     * Run ids are drawn in the order given; the rows come back in that order.
+     */
+    async insertMany(rs: readonly (NewResult & { accountId: string })[]): Promise<ResultRow[]> {
+      if (rs.length === 0) return [];
+      const col = <T>(f: (r: NewResult & { accountId: string }) => T) => rs.map(f);
+      // Fixed statement text whatever the count (named statements are planned once per connection):
+      // one array per column, the per-row uuid[] passed comma-joined and jsonb as text.
+      const rows = await db.query<ResultRow>(
+        `INSERT INTO check_results (id, account_id, check_id, sequence_id, result_type, attempts, name, check_type, run_location,
+           has_failures, has_errors, is_degraded, is_cancelled, over_max_response_time, started_at, stopped_at, response_time,
+           status_code, dns, tcp, tls, first_byte, download, wait, error_group_ids, test_session_id, detail)
+         SELECT id, account_id, check_id, sequence_id, result_type, attempts, name, check_type, run_location,
+           has_failures, has_errors, is_degraded, is_cancelled, over_max_response_time, started_at, stopped_at, response_time,
+           status_code, dns, tcp, tls, first_byte, download, wait, string_to_array(error_group_ids, ',')::uuid[], test_session_id, detail::jsonb
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[],
+           $10::boolean[], $11::boolean[], $12::boolean[], $13::boolean[], $14::boolean[], $15::timestamptz[], $16::timestamptz[],
+           $17::float8[], $18::int[], $19::real[], $20::real[], $21::real[], $22::real[], $23::real[], $24::real[], $25::text[],
+           $26::uuid[], $27::text[]) WITH ORDINALITY
+           AS r(id, account_id, check_id, sequence_id, result_type, attempts, name, check_type, run_location,
+             has_failures, has_errors, is_degraded, is_cancelled, over_max_response_time, started_at, stopped_at, response_time,
+             status_code, dns, tcp, tls, first_byte, download, wait, error_group_ids, test_session_id, detail, ord)
+         ORDER BY ord
+         RETURNING ${columns(true)}`,
+        [
+          col((r) => r.id), col((r) => r.accountId), col((r) => r.checkId), col((r) => r.sequenceId), col((r) => r.resultType),
+          col((r) => r.attempts), col((r) => r.name), col((r) => r.checkType), col((r) => r.runLocation), col((r) => r.hasFailures),
+          col((r) => r.hasErrors), col((r) => r.isDegraded), col((r) => r.isCancelled), col((r) => r.overMaxResponseTime),
+          col((r) => r.startedAt), col((r) => r.stoppedAt), col((r) => r.responseTime), col((r) => r.statusCode), col((r) => r.dns),
+          col((r) => r.tcp), col((r) => r.tls), col((r) => r.firstByte), col((r) => r.download), col((r) => r.wait),
+          col((r) => r.errorGroupIds.join(',')), col((r) => r.testSessionId), col((r) => JSON.stringify(r.detail)),
+        ],
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return rs.map((r) => byId.get(r.id)!);
+    },
+
     /** The result of one attempt of a run in a location, if stored (an agent posting a result again). */
     async findAttempt(accountId: string, checkId: string, sequenceId: string, attempts: number, location: string): Promise<{ id: string; result_type: string } | undefined> {
       const [row] = await db.query<{ id: string; result_type: string }>(

@@ -44,6 +44,16 @@ export interface RunJobLease {
   owner: string;
 }
 
+/** What a job's lease allows a result to store (see `lockForResults`). */
+export interface RunJobLeaseState {
+  id: string;
+  lease_owner: string | null;
+  state: RunJobRow['state'];
+  finals_stored: number;
+  /** How many locations the job runs in: one FINAL result each. */
+  locations: number;
+}
+
 /**
  * Queries of the run job queue (all accounts). Times come from the database clock, so processes
  * whose clocks disagree still agree on which lease has expired.
@@ -159,6 +169,32 @@ export function createRunJobsRepository(db: Queryable) {
         [lease.id, lease.owner],
       );
       return rows.length > 0;
+    },
+
+    /**
+     * Locks jobs (in id order, so concurrent batches cannot deadlock) and reads what `holds` and
+     * `countFinal` decide on: the recorder's group commit settles a batch's leases from this.
+     */
+    async lockForResults(ids: readonly string[]): Promise<RunJobLeaseState[]> {
+      if (ids.length === 0) return [];
+      return db.query<RunJobLeaseState>(
+        `SELECT id::text, lease_owner, state, finals_stored, cardinality(locations) AS locations
+         FROM run_jobs WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`,
+        [ids],
+      );
+    },
+
+    /** Stores the FINAL counts a batch settled on jobs locked by `lockForResults`; a job that has them all is done. */
+    async storeFinalCounts(jobs: readonly { id: string; finalsStored: number }[]): Promise<void> {
+      if (jobs.length === 0) return;
+      await db.query(
+        `UPDATE run_jobs j SET finals_stored = v.finals,
+           state = CASE WHEN v.finals >= cardinality(j.locations) THEN 'done' ELSE j.state END,
+           finished_at = CASE WHEN v.finals >= cardinality(j.locations) THEN now() ELSE j.finished_at END
+         FROM unnest($1::bigint[], $2::int[]) AS v(id, finals)
+         WHERE j.id = v.id`,
+        [jobs.map((j) => j.id), jobs.map((j) => j.finalsStored)],
+      );
     },
 
     /** Closes the job if `lease` still holds it, whatever it stored (its run ended without all its results). */

@@ -4,7 +4,7 @@ import type { ProbeResult } from '../../src/domain/check-result.js';
 import { createMemoryEventBus } from '../../src/events/create-memory-event-bus.js';
 import type { EventBus } from '../../src/events/event-bus.js';
 import type { RunnableCheck } from '../../src/runner/executor.js';
-import { createRunRecorder, type RecordRunInput } from '../../src/service/record-run.js';
+import { createRunRecorder, type RecordRunInput } from '../../src/runner/create-run-recorder.js';
 import type { Store } from '../../src/store/create-store.js';
 import type { TestClient } from './test-server.js';
 
