@@ -24,7 +24,7 @@ import type { ProbeResult } from '../src/domain/check-result.js';
 import type { CheckResultCreatedEvent } from '../src/events/lookout-event.js';
 import { createLookout, type Lookout } from '../src/main.js';
 import type { RunnableCheck } from '../src/runner/executor.js';
-import { createRunRecorder } from '../src/service/record-run.js';
+import { createRunRecorder } from '../src/runner/create-run-recorder.js';
 import type { StoreOptions } from '../src/store/create-store.js';
 import { benchServerLifecycle } from './bench-process.js';
 

@@ -7,7 +7,7 @@ import { createAgent, localSecretsOf } from './agent/create-agent.js';
 import { loadAgentConfig } from './agent/load-agent-config.js';
 import { loadConfig } from './config.js';
 import { createExecutors } from './runner/create-executors.js';
-import { createLookout } from './main.js';
+import { createLookout, type Lookout } from './main.js';
 import { createAccountWithKey, createKeyForAccount } from './service/bootstrap.js';
 import { createStore } from './store/create-store.js';
 
@@ -79,9 +79,22 @@ async function assertPortFree(port: number, host: string): Promise<void> {
 async function serve(): Promise<void> {
   const config = loadConfig();
   await assertPortFree(config.port, config.host);
-  const lookout = await createLookout();
-  const url = await lookout.listen();
-  const { logger, bootstrap } = lookout;
+  // Handlers first: a signal while the server starts (or right after it says it listens) must stop
+  // it cleanly, not kill it with the signal's default action.
+  let lookout: Lookout | undefined = undefined;
+  let stopping: string | undefined;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = signal;
+    if (lookout) close(lookout, signal);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  const created = await createLookout();
+  const url = await created.listen();
+  lookout = created;
+  const { logger, bootstrap } = created;
   if (bootstrap.apiKey) {
     // Printed once, on purpose outside the structured log: it is the only time the key is shown.
     process.stdout.write(
@@ -91,31 +104,30 @@ async function serve(): Promise<void> {
         `  Lost the key? Make another: lookout keys create --account ${bootstrap.accountId}\n\n`,
     );
   }
-  logger.info({ url, accountId: bootstrap.accountId, storage: lookout.store.db.kind }, 'lookout listening');
+  logger.info({ url, accountId: bootstrap.accountId, storage: created.store.db.kind }, 'lookout listening');
+  // A signal that came while starting.
+  if (stopping) close(created, stopping);
+}
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      logger.error('shutdown took longer than 10 s; exiting');
+/** Closes the server (in-flight requests finish) and exits; past 10 s it exits anyway, with 1. */
+function close(lookout: Lookout, signal: string): void {
+  const { logger } = lookout;
+  logger.info({ signal }, 'shutting down');
+  const force = setTimeout(() => {
+    logger.error('shutdown took longer than 10 s; exiting');
+    process.exit(1);
+  }, 10_000);
+  force.unref();
+  lookout.close().then(
+    () => {
+      logger.info('stopped');
+      process.exit(0);
+    },
+    (err) => {
+      logger.error({ err }, 'error during shutdown');
       process.exit(1);
-    }, 10_000);
-    force.unref();
-    lookout.close().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (err) => {
-        logger.error({ err }, 'error during shutdown');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+    },
+  );
 }
 
 async function agent(): Promise<void> {

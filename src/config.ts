@@ -61,7 +61,7 @@ export interface Config {
   assetsDir: string;
   /** The key agents of data-center locations present (`LOOKOUT_DATA_CENTER_AGENT_KEY`); unset: only private-location agents connect. */
   dataCenterAgentKey: string | undefined;
-  /** REST backend of the GraphQL layer (`GRAPHQL_BACKEND_URL`); unset: this process's own port. */
+  /** REST backend of the GraphQL layer (`GRAPHQL_BACKEND_URL`); unset: this process's own API, in-process. */
   graphqlBackendUrl: string | undefined;
   /** REST calls one GraphQL operation may make (`GRAPHQL_REST_BUDGET`, default 50). */
   graphqlRestBudget: number;

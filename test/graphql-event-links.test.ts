@@ -29,11 +29,11 @@ async function restCallsDuring(s: TestServer, during: () => Promise<void>): Prom
   const onRequest = (req: { method?: string; url?: string }) => {
     if (/^\/v[12]\//.test(req.url ?? '')) seen.push(`${req.method} ${req.url!.split('?')[0]}`);
   };
-  s.lookout.app.server.on('request', onRequest);
+  const stop = s.onRequest(onRequest);
   try {
     await during();
   } finally {
-    s.lookout.app.server.off('request', onRequest);
+    stop();
   }
   return seen.sort();
 }

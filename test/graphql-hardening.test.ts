@@ -143,7 +143,7 @@ describe('GraphQL hardening with the default settings', () => {
       const onRequest = (req: IncomingMessage) => {
         if (req.url === '/v1/accounts/me') checks++;
       };
-      s.lookout.app.server.on('request', onRequest);
+      const stop = s.onRequest(onRequest);
       try {
         const answers = await Promise.all(Array.from({ length: 20 }, () => gql(client, '{ viewer { accountId } }')));
         for (const res of answers) {
@@ -153,7 +153,7 @@ describe('GraphQL hardening with the default settings', () => {
         // One check for the twenty operations, and each operation's own `viewer` call.
         expect(checks).toBe(1 + 20);
       } finally {
-        s.lookout.app.server.off('request', onRequest);
+        stop();
       }
     });
   });

@@ -45,11 +45,11 @@ async function lookupsDuring<T>(s: TestServer, work: () => Promise<T>): Promise<
   const onRequest = (req: { url?: string }) => {
     if (req.url?.startsWith('/v1/project-resources')) lookups++;
   };
-  s.lookout.app.server.on('request', onRequest);
+  const stop = s.onRequest(onRequest);
   try {
     return { result: await work(), lookups };
   } finally {
-    s.lookout.app.server.off('request', onRequest);
+    stop();
   }
 }
 

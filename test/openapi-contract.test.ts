@@ -92,7 +92,7 @@ describe('the OpenAPI document served at /openapi.json', () => {
     const contract = createContractValidator(JSON.stringify(doc));
     const answer = { method: 'GET', path: '/v1/checks/00000000-0000-4000-8000-000000000000?x=1', contentType: 'application/json' };
     expect(() => contract.check({ ...answer, status: 404, body: { statusCode: 404, error: 'Not Found', message: 'Check not found' } })).not.toThrow();
-    expect(() => contract.check({ ...answer, status: 200, body: { id: 'x', name: 'no checkType' } })).toThrow(/getCheck \(GET \/v1\/checks\/\{id\}\) answered 200 .*checkType/);
+    expect(() => contract.check({ ...answer, status: 200, body: { id: '00000000-0000-4000-8000-000000000000', checkType: 'NOT_A_TYPE' } })).toThrow(/getCheck \(GET \/v1\/checks\/\{id\}\) answered 200 .*checkType/);
     expect(() => contract.check({ ...answer, status: 418, body: {} })).toThrow(/getCheck .* answered 418, a status the document does not declare/);
     expect(() => contract.check({ ...answer, path: '/v1/badges/checks/00000000-0000-4000-8000-000000000000', status: 200, contentType: 'text/html', body: '' }))
       .toThrow(/getCheckBadge .* as text\/html; the document declares image\/svg\+xml/);

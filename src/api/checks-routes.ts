@@ -3,15 +3,19 @@ import { TYPED_ROUTE_SEGMENTS, type CheckType } from '../domain/catalog.js';
 import type { CheckFilter } from '../store/checks-repository.js';
 import type { Api, ApiContext } from './api-context.js';
 import { sendPage } from './pagination.js';
-import { normaliseQueryArrays } from './query-arrays.js';
+import { normaliseQueryArrays, sparseFields } from './query-arrays.js';
 import { AutoAssignQuery } from '../contract/common.js';
-import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS, CheckListQuery, GenericCheckBody } from '../contract/check-schemas.js';
+import { CHECK_CREATE_SCHEMAS, CHECK_UPDATE_SCHEMAS, CheckFieldsParam, CheckListQuery, GenericCheckBody } from '../contract/check-schemas.js';
+import { CHECK_FIELD_NAMES } from '../contract/check-views.js';
 import { SLUG_PATTERN } from '../contract/private-location-schemas.js';
 import { LookoutError } from '../domain/lookout-error.js';
 import { ref } from '../contract/response-shape.js';
 import { NO_CONTENT, responses } from '../contract/route-responses.js';
 
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+const FIELDS_DESCRIPTION = ' fields (comma-separated or repeated) keeps only the named top-level fields of each check, and id; '
+  + 'a name that is no field of a check is a 400. Fields not asked for are not read: leaving out alertChannels spares the join '
+  + 'of each subscription\'s channel, leaving out request, script and the like spares the bulk of a check.';
 const tags = ['Checks'];
 /** `multistep` → `MultiStep`: the resource part of a typed route's operationId. */
 const OPERATION_NAMES: Record<string, string> = {
@@ -67,16 +71,17 @@ export function checksRoutes(app: Api, { checks }: ApiContext): void {
       summary: 'List checks',
       description: 'Filters: tag (repeatable; a check must carry every tag given), checkType, groupId, activated, ids (comma-separated; answered in the order given), '
         + 'search (name contains), status (passing|failing|degraded), privateLocation (a slug the check itself names in privateLocations; '
-        + 'a group\'s private locations are not looked at).',
+        + 'a group\'s private locations are not looked at).' + FIELDS_DESCRIPTION,
       querystring: Type.Object({
         ...CheckListQuery.properties,
+        fields: Type.Optional(CheckFieldsParam),
         search: Type.Optional(Type.String({ maxLength: 256 })),
         status: Type.Optional(Type.Enum(['passing', 'failing', 'degraded'])),
         privateLocation: Type.Optional(Type.String({ pattern: SLUG_PATTERN })),
       }, { additionalProperties: false }),
-      response: responses({ 200: ref('CheckList') }),
+      response: responses({ 200: ref('CheckFieldsList') }),
     },
-    preValidation: normaliseQueryArrays(['tag', 'ids'], ['ids']),
+    preValidation: normaliseQueryArrays(['tag', 'ids', 'fields'], ['ids', 'fields']),
   }, async (req, reply) => {
     const q = req.query;
     const filter: CheckFilter = {
@@ -86,12 +91,19 @@ export function checksRoutes(app: Api, { checks }: ApiContext): void {
     };
     const page = q.page ?? 1;
     const limit = q.limit ?? 10;
-    const { items, total } = await checks.list(req.principal.accountId, filter, page, limit);
+    const fields = sparseFields(q.fields, CHECK_FIELD_NAMES);
+    const { items, total } = await checks.list(req.principal.accountId, filter, page, limit, fields);
     return sendPage(reply, items, total, page, limit);
   });
 
-  app.get('/v1/checks/:id', { schema: { operationId: 'getCheck', tags, summary: 'Get a check', params: IdParams, response: responses({ 200: ref('Check') }) } }, async (req) =>
-    checks.get(req.principal.accountId, req.params.id));
+  app.get('/v1/checks/:id', {
+    schema: {
+      operationId: 'getCheck', tags, summary: 'Get a check', description: FIELDS_DESCRIPTION.trim(), params: IdParams,
+      querystring: Type.Object({ fields: Type.Optional(CheckFieldsParam) }, { additionalProperties: false }),
+      response: responses({ 200: ref('CheckFields') }),
+    },
+    preValidation: normaliseQueryArrays(['fields'], ['fields']),
+  }, async (req) => checks.get(req.principal.accountId, req.params.id, sparseFields(req.query.fields, CHECK_FIELD_NAMES)));
 
   app.delete('/v1/checks/:id', {
     schema: { operationId: 'deleteCheck', tags, summary: 'Delete a check', params: IdParams, response: responses({ 204: NO_CONTENT }) },

@@ -210,6 +210,12 @@ export const GenericCheckBody = Type.Object({
   checkType: Type.Optional(Nullable(Type.Enum([...CHECK_TYPES]))),
 });
 
+/** `fields=` of the check reads: top-level fields to answer (comma-separated or repeated). */
+export const CheckFieldsParam = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  maxItems: 100,
+  description: 'Top-level fields of each check to return (comma-separated or repeated; id is always returned); an unknown name is a 400',
+});
+
 export const CheckListQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),

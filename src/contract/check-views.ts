@@ -156,5 +156,20 @@ export const Check = {
   },
 };
 
+/** Names `fields=` of the check routes accepts: every top-level field of a check. */
+export const CHECK_FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(Check.properties));
+
+/**
+ * What `GET /v1/checks` and `GET /v1/checks/{id}` answer: a whole check, or with `fields=` only the
+ * fields named (and `id`). Same properties as Check; only `id` is sure to be there.
+ */
+export const CheckFields = {
+  $id: 'CheckFields',
+  type: 'object',
+  description: 'A check (see Check); with fields=, only the fields named, and id',
+  required: ['id'],
+  properties: Check.properties,
+};
+
 /** Schemas of this file registered as named components, in dependency order. */
-export const CHECK_VIEW_SCHEMAS = [KeyValue, Assertion, EnvironmentVariable, RetryStrategy, AlertSettings, CheckRequest, Heartbeat, Check];
+export const CHECK_VIEW_SCHEMAS = [KeyValue, Assertion, EnvironmentVariable, RetryStrategy, AlertSettings, CheckRequest, Heartbeat, Check, CheckFields];

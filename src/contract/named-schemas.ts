@@ -80,6 +80,7 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   ...STATUS_PAGE_SUBSCRIPTION_VIEW_SCHEMAS,
   ...SUBSCRIBER_DELIVERY_VIEW_SCHEMAS,
   listOf('Check', `Checks${PAGE}`),
+  listOf('CheckFields', `Checks, or with fields= only the fields named${PAGE}`),
   listOf('CheckGroup', `Check groups${PAGE}`),
   listOf('Account', "The caller's account, as a one-element array"),
   listOf('NextAccount', "The caller's account (CLI shape), as a one-element array"),

@@ -21,17 +21,21 @@ export function checkListQuery(filter: CheckFilter | null | undefined) {
   };
 }
 
-/** Checks matching `filter` as a Relay connection over `GET /v1/checks` offset pages. */
+/**
+ * Checks matching `filter` as a Relay connection over `GET /v1/checks` offset pages; with `fields`
+ * (a REST `fields=` value, see rest-check-fields.ts) the checks hold only those fields.
+ */
 export function checkConnection(
   ctx: GraphqlContext,
   first: number | null | undefined,
   after: string | null | undefined,
   filter: CheckFilter | null | undefined,
+  fields?: string,
 ): Promise<Connection<RestCheck>> {
   return offsetConnection(first, after, async (page, limit) => {
-    const res = await ctx.rest.get<RestCheck[]>('/v1/checks', { page, limit, ...checkListQuery(filter) });
-    // Later `check(id)` / `node(id)` of the same operation need no call of their own.
-    for (const c of res.body) ctx.loaders.checkById.prime(c.id, c);
+    const res = await ctx.rest.get<RestCheck[]>('/v1/checks', { page, limit, ...checkListQuery(filter), fields });
+    // Later loads of the same checks with the same fields (`check(id)`, `node(id)`) need no call of their own.
+    for (const c of res.body) ctx.loaders.checkById.prime(c.id, c, fields);
     return { items: res.body, total: totalOfContentRange(res.headers['content-range']) };
   });
 }

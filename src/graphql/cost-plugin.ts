@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { GraphqlContext } from './context.js';
+import { measureReadsVariables } from './measure-reads-variables.js';
 import { measureOperation, type MeasureOptions, type OperationMeasure } from './operation-measure.js';
 
 /** Limits an operation is held to before it runs; 0 turns a limit off. */
@@ -28,6 +29,34 @@ export function limitError(measure: OperationMeasure, limits: OperationLimits): 
   return null;
 }
 
+/** Measures of one parsed document by operation name, or null when they depend on the variables. */
+type DocumentMeasures = Map<string, OperationMeasure> | null;
+
+/**
+ * measureOperation, remembered per parsed document when its measure cannot depend on the variables
+ * (measureReadsVariables): Apollo hands every request of the same query text the same validated
+ * DocumentNode from its document store, so a repeated operation is measured once. Held weakly: a
+ * document Apollo's store drops is dropped here too.
+ */
+export function createMeasureCache(schema: GraphQLSchema, options: MeasureOptions) {
+  const byDocument = new WeakMap<DocumentNode, DocumentMeasures>();
+  return (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): OperationMeasure => {
+    let measures = byDocument.get(document);
+    if (measures === undefined) {
+      measures = measureReadsVariables(document) ? null : new Map();
+      byDocument.set(document, measures);
+    }
+    if (measures === null) return measureOperation(schema, document, operationName, variables, options);
+    const key = operationName ?? '';
+    let measure = measures.get(key);
+    if (!measure) {
+      measure = measureOperation(schema, document, operationName, variables, options);
+      measures.set(key, measure);
+    }
+    return measure;
+  };
+}
+
 /**
  * Measures each operation once it is parsed, validated and chosen, before any resolver runs, and
  * refuses it with QUERY_TOO_DEEP, TOO_MANY_ALIASES or QUERY_TOO_COSTLY (HTTP 400) past a limit.
@@ -39,12 +68,18 @@ export function createCostPlugin({ limits, budget, measure: measureOptions = {} 
   /** How introspection is costed (`GRAPHQL_INTROSPECTION_COST`). */
   measure?: MeasureOptions;
 }): ApolloServerPlugin<GraphqlContext> {
+  // One cache per schema (Apollo serves one; a gateway may swap it).
+  let cached: { schema: GraphQLSchema; measure: ReturnType<typeof createMeasureCache> } | undefined;
+  const measureOf = (schema: GraphQLSchema) => {
+    if (cached?.schema !== schema) cached = { schema, measure: createMeasureCache(schema, measureOptions) };
+    return cached.measure;
+  };
   return {
     async requestDidStart() {
       let estimated: number | undefined;
       return {
         async didResolveOperation({ schema, document, operationName, request }) {
-          const measure = measureOperation(schema, document, operationName, request.variables, measureOptions);
+          const measure = measureOf(schema)(document, operationName, request.variables);
           estimated = measure.cost;
           const error = limitError(measure, limits);
           if (error) throw error;

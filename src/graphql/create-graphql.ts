@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
@@ -9,6 +8,7 @@ import type { Config } from '../config.js';
 import { createBoundedCache } from './bounded-cache.js';
 import { buildExecutableSchema, mergeResolvers, type ResolverMap } from './build-executable-schema.js';
 import { createCallerVerifier } from './create-caller-verifier.js';
+import { createInProcessDispatcher } from './create-in-process-dispatcher.js';
 import { createCostPlugin } from './cost-plugin.js';
 import { createContextFactory, type GraphqlContext, type IncomingHeaders } from './context.js';
 import { createErrorFormatter } from './errors.js';
@@ -123,14 +123,6 @@ function withUncodedRequestErrors(format: ReturnType<typeof createErrorFormatter
   };
 }
 
-/** This process's own address once listening: the default backend. */
-function ownUrl(app: FastifyInstance): string {
-  const address = app.server.address() as AddressInfo | null;
-  if (!address) throw new Error('GraphQL layer used before the server listens: set GRAPHQL_BACKEND_URL or listen first');
-  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-}
-
 /**
  * Registers Apollo Server at /graphql on the existing Fastify app. The route is public for the REST
  * auth hook: the caller's Authorization and account headers are forwarded on every REST call instead,
@@ -142,7 +134,9 @@ export async function createGraphql({ app, config, logger, resolvers = [], plugi
   const schema = buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, ...resolvers]), {
     resolveReference: createReferenceResolver(NODE_TYPES) as never,
   });
-  const client = createRestClient({ baseUrl: () => config.graphqlBackendUrl ?? ownUrl(app), budget: config.graphqlRestBudget, maxErrorIssues: config.maxErrorIssues });
+  const remote = config.graphqlBackendUrl;
+  // This process's own REST service is served in-process: no socket, the same hooks as over HTTP.
+  const client = createRestClient({ backend: remote ? () => remote : createInProcessDispatcher(app), budget: config.graphqlRestBudget, maxErrorIssues: config.maxErrorIssues });
   const contextFromHeaders = createContextFactory({ client, logger });
   const guard = createGraphqlRouteGuard({
     verify: createCallerVerifier({ client }),

@@ -2,7 +2,8 @@ import DataLoader from 'dataloader';
 import { RestError } from './errors.js';
 import { isUuid } from './global-id.js';
 import type { RestSession } from './rest-client.js';
-import type { RestCheck, RestCheckGroup } from './rest-types.js';
+import type { RestCheckGroup } from './rest-types.js';
+import { createCheckLoader, type CheckLoader } from './create-check-loader.js';
 import { createResultLoaders } from './result-loaders.js';
 import type { RestErrorGroup } from './rest-result-types.js';
 import type { RestAlertChannel, RestPrivateLocation, RestSnippet } from './rest-config-types.js';
@@ -14,8 +15,8 @@ import { createProjectLoaders, type ProjectLoaders } from './project-loaders.js'
 
 /** Per-operation loaders: each key is fetched at most once, and keys asked for together share one REST call. */
 export interface Loaders {
-  /** Checks by REST UUID; null when unknown or of another account. */
-  checkById: DataLoader<string, RestCheck | null>;
+  /** Checks by REST UUID, whole or with some REST fields (create-check-loader.ts); null when unknown or of another account. */
+  checkById: CheckLoader;
   /** Groups by REST integer id; null when unknown or of another account. */
   groupById: DataLoader<number, RestCheckGroup | null>;
   /** Check error groups by REST UUID (one `ids=` call); null when unknown or of another account. */
@@ -53,6 +54,7 @@ export async function loadByIds<K extends string | number, V extends Keyed>(
   listPath: string,
   keys: readonly K[],
   valid: (key: K) => boolean,
+  query: Record<string, string> = {},
 ): Promise<(V | null | Error)[]> {
   const wanted = [...new Set(keys.filter(valid))];
   if (wanted.length === 0) return keys.map(() => null);
@@ -60,7 +62,7 @@ export async function loadByIds<K extends string | number, V extends Keyed>(
   let batched = false;
   if (!rest.idsUnsupported.has(listPath)) {
     try {
-      const res = await rest.get<V[]>(listPath, { ids: wanted.join(','), limit: 100 });
+      const res = await rest.get<V[]>(listPath, { ...query, ids: wanted.join(','), limit: 100 });
       const asked = new Set(wanted.map(String));
       if (Array.isArray(res.body) && res.body.every((item) => asked.has(String(item.id)))) {
         for (const item of res.body) found.set(String(item.id), item);
@@ -76,7 +78,7 @@ export async function loadByIds<K extends string | number, V extends Keyed>(
   if (!batched) {
     const singles = await Promise.all(wanted.map(async (key) => {
       try {
-        return (await rest.get<V>(`${listPath}/${encodeURIComponent(String(key))}`)).body;
+        return (await rest.get<V>(`${listPath}/${encodeURIComponent(String(key))}`, query)).body;
       } catch (err) {
         if (err instanceof RestError && err.status === 404) return null;
         return err as Error;
@@ -98,7 +100,7 @@ export function createLoaders(rest: RestSession): Loaders {
   return {
     errorGroupById: new DataLoader((keys) => loadByIds<string, RestErrorGroup>(rest, '/v1/error-groups', keys, isUuid), { maxBatchSize: 100 }),
     results: createResultLoaders(rest),
-    checkById: new DataLoader((keys) => loadByIds<string, RestCheck>(rest, '/v1/checks', keys, isUuid), { maxBatchSize: 100 }),
+    checkById: createCheckLoader(rest),
     groupById: new DataLoader(
       (keys) => loadByIds<number, RestCheckGroup>(rest, '/v1/check-groups', keys, (k) => Number.isInteger(k) && k >= 1 && k <= 2_147_483_647),
       { maxBatchSize: 100 },

@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Dispatcher, Pool } from 'undici';
 import { codedError, RestError } from './errors.js';
 import type { RestErrorBody } from './rest-types.js';
 
@@ -35,8 +35,11 @@ export interface RestClient {
 
 /** Options of createRestClient. */
 export interface RestClientOptions {
-  /** Backend base URL; a function because the default (this process's own port) is known only once listening. */
-  baseUrl: () => string;
+  /**
+   * Where the REST service is: a function giving its base URL (reached over HTTP, one keep-alive Pool
+   * per origin), or a dispatcher serving requests itself (createInProcessDispatcher), closed with the client.
+   */
+  backend: (() => string) | Dispatcher;
   /** Default REST calls per operation. */
   budget: number;
   /** Sockets per backend origin. */
@@ -62,16 +65,19 @@ function retryAfterOf(value: string | string[] | undefined): number | undefined 
 }
 
 /**
- * REST client over one keep-alive undici Pool per backend origin. Each operation gets a session that
- * forwards the caller's Authorization and account headers, counts its calls and refuses calls past
- * its budget with REST_BUDGET_EXCEEDED (only the fields needing those calls fail).
+ * REST client over one keep-alive undici Pool per backend origin, or over one dispatcher. Each
+ * operation gets a session that forwards the caller's Authorization and account headers, counts its
+ * calls and refuses calls past its budget with REST_BUDGET_EXCEEDED (only the fields needing those
+ * calls fail).
  */
-export function createRestClient({ baseUrl, budget: defaultBudget, connections = 64, maxErrorIssues }: RestClientOptions): RestClient {
+export function createRestClient({ backend: target, budget: defaultBudget, connections = 64, maxErrorIssues }: RestClientOptions): RestClient {
   const pools = new Map<string, Pool>();
   const idsUnsupported = new Map<string, Set<string>>();
+  const own = target instanceof Dispatcher ? { pool: target, prefix: '', unsupported: new Set<string>() } : undefined;
 
-  function backend() {
-    const url = new URL(baseUrl());
+  function backend(): { pool: Dispatcher; prefix: string; unsupported: Set<string> } {
+    if (own) return own;
+    const url = new URL((target as () => string)());
     let pool = pools.get(url.origin);
     if (!pool) {
       pool = new Pool(url.origin, { connections, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
@@ -99,6 +105,7 @@ export function createRestClient({ baseUrl, budget: defaultBudget, connections =
         }
         calls++;
         let res;
+        let text;
         try {
           res = await pool.request({
             method: method as 'GET',
@@ -106,10 +113,11 @@ export function createRestClient({ baseUrl, budget: defaultBudget, connections =
             headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
             body: body === undefined ? undefined : JSON.stringify(body),
           });
+          text = await res.body.text();
         } catch {
+          // A refused socket, an in-process dispatch the app could not take, or an answer cut short.
           throw new RestError(0, undefined);
         }
-        const text = await res.body.text();
         let parsed: unknown;
         if (text && String(res.headers['content-type'] ?? '').includes('json')) {
           try {
@@ -138,6 +146,7 @@ export function createRestClient({ baseUrl, budget: defaultBudget, connections =
     async close() {
       await Promise.all([...pools.values()].map((p) => p.close()));
       pools.clear();
+      await own?.pool.close();
     },
   };
 }

@@ -12,7 +12,7 @@ import type { Store } from '../store/create-store.js';
 import type { Repositories } from '../store/repositories.js';
 import type { CheckRow } from '../store/checks-repository.js';
 import type { GroupRow } from '../store/check-groups-repository.js';
-import { redactVariables, toCheckView } from './check-view.js';
+import { checkColumnsFor, redactVariables, toCheckView, toSparseCheckView } from './check-view.js';
 import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
 import { keepActivated } from '../domain/keep-activated.js';
 import type { Logger } from 'pino';
@@ -133,11 +133,22 @@ export function createCheckService({ store, publicUrl, assetsDir, logger }: Chec
       });
     },
 
-    get: (accountId: string, id: string) => readView(store, accountId, id),
+    /** A check; with `fields` (checked names, id among them) only those fields, read without the rest. */
+    async get(accountId: string, id: string, fields?: readonly string[]) {
+      if (!fields) return readView(store, accountId, id);
+      const row = await store.checks.get(accountId, id, checkColumnsFor(fields));
+      if (!row) throw notFound('Check', id);
+      return toSparseCheckView(row, fields);
+    },
 
-    async list(accountId: string, filter: CheckFilter, page: number, limit: number) {
-      const { rows, total } = await store.checks.list(accountId, filter, page, limit);
-      return { items: rows.map(toCheckView), total };
+    /** A page of checks; `fields` as in get. */
+    async list(accountId: string, filter: CheckFilter, page: number, limit: number, fields?: readonly string[]) {
+      if (!fields) {
+        const { rows, total } = await store.checks.list(accountId, filter, page, limit);
+        return { items: rows.map(toCheckView), total };
+      }
+      const { rows, total } = await store.checks.list(accountId, filter, page, limit, checkColumnsFor(fields));
+      return { items: rows.map((r) => toSparseCheckView(r, fields)), total };
     },
 
     async delete(accountId: string, id: string): Promise<void> {

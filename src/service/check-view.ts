@@ -1,4 +1,4 @@
-import type { CheckRow, SubscriptionWithChannel } from '../store/checks-repository.js';
+import type { CheckColumns, CheckRow, SubscriptionWithChannel } from '../store/checks-repository.js';
 
 /** Environment variables as they may be read back: a secret's value is null. */
 export function redactVariables<T extends { secret?: boolean; value?: unknown }>(vars: T[] | null | undefined): T[] | null {
@@ -35,4 +35,23 @@ export function toCheckView(row: CheckRow): Record<string, any> {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at ? row.updated_at.toISOString() : null,
   };
+}
+
+/** Fields of a check view that come from columns or subscriptions rather than from keys of `data`. */
+const NON_DATA_FIELDS = new Set(['id', 'checkType', 'created_at', 'updated_at', 'alertChannelSubscriptions', 'alertChannels']);
+
+/** What to read of a check row to show only `fields` (see CheckColumns). */
+export function checkColumnsFor(fields: readonly string[]): CheckColumns {
+  return {
+    dataKeys: fields.filter((f) => !NON_DATA_FIELDS.has(f)),
+    subs: fields.includes('alertChannels') ? 'channels' : fields.includes('alertChannelSubscriptions') ? 'ids' : 'none',
+  };
+}
+
+/** Only the named fields of a check's view (`fields=`); a field the check does not have stays absent, as in the whole view. */
+export function toSparseCheckView(row: CheckRow, fields: readonly string[]): Record<string, any> {
+  const view = toCheckView(row);
+  const picked: Record<string, any> = {};
+  for (const f of fields) if (Object.hasOwn(view, f)) picked[f] = view[f];
+  return picked;
 }

@@ -37,6 +37,33 @@ export interface CheckFilter {
   privateLocation?: string;
 }
 
+/**
+ * What a sparse read needs of a check row: `dataKeys` the keys of `data` to read (all when
+ * absent), `subs` whether its subscriptions are read with each channel's type and config
+ * (`channels`), as ids alone (`ids`), or not at all (`none`: `subs` is then empty).
+ */
+export interface CheckColumns {
+  dataKeys?: readonly string[];
+  subs: 'channels' | 'ids' | 'none';
+}
+
+const SUB_IDS = `coalesce((
+    SELECT json_agg(json_build_object('alertChannelId', s.alert_channel_id, 'activated', s.activated) ORDER BY s.alert_channel_id)
+    FROM alert_channel_subscriptions s WHERE s.check_id = c.id), '[]'::json) AS subs`;
+
+/**
+ * The select list of a check row; `keysParam` is the placeholder of the data keys when some are
+ * left out. A row read without some keys (or subscriptions) is only for sparse views.
+ */
+function checkColumns(columns: CheckColumns | undefined, keysParam: string): string {
+  const subs = !columns || columns.subs === 'channels' ? SUBS : columns.subs === 'ids' ? SUB_IDS : `'[]'::json AS subs`;
+  if (!columns?.dataKeys) return `c.*, ${subs}`;
+  // Only the keys asked leave the server: a check's script, request and variables are most of its row.
+  return `c.id, c.account_id, c.check_type, c.name, c.activated, c.group_id, c.tags, c.created_at, c.updated_at,
+    (SELECT coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb) FROM jsonb_each(c.data) e WHERE e.key = ANY(${keysParam}::text[])) AS data,
+    ${subs}`;
+}
+
 const SUBS = `coalesce((
     SELECT json_agg(json_build_object('alertChannelId', s.alert_channel_id, 'activated', s.activated,
                                       'type', ch.type, 'config', ch.data->'config') ORDER BY s.alert_channel_id)
@@ -46,12 +73,16 @@ const SUBS = `coalesce((
 /** Checks, scoped to one account in every statement. */
 export function createChecksRepository(db: Queryable) {
   return {
-    async get(accountId: string, id: string): Promise<CheckRow | undefined> {
-      const [row] = await db.query<CheckRow>(`SELECT c.*, ${SUBS} FROM checks c WHERE c.account_id = $1 AND c.id = $2`, [accountId, id]);
+    /** A check; with `columns`, only what a sparse view of it needs. */
+    async get(accountId: string, id: string, columns?: CheckColumns): Promise<CheckRow | undefined> {
+      const params: unknown[] = [accountId, id];
+      if (columns?.dataKeys) params.push(columns.dataKeys);
+      const [row] = await db.query<CheckRow>(`SELECT ${checkColumns(columns, '$3')} FROM checks c WHERE c.account_id = $1 AND c.id = $2`, params);
       return row;
     },
 
-    async list(accountId: string, filter: CheckFilter, page: number, limit: number): Promise<{ rows: CheckRow[]; total: number }> {
+    /** A page of checks; `columns` as in get. */
+    async list(accountId: string, filter: CheckFilter, page: number, limit: number, columns?: CheckColumns): Promise<{ rows: CheckRow[]; total: number }> {
       const where = ['c.account_id = $1'];
       const params: unknown[] = [accountId];
       const add = (sql: string, value: unknown) => {
@@ -74,20 +105,22 @@ export function createChecksRepository(db: Queryable) {
       if (filter.status === 'passing') where.push('(NOT st.has_failures AND NOT st.has_errors AND NOT st.is_degraded)');
       const join = filter.status ? 'JOIN check_statuses st ON st.check_id = c.id' : '';
       const whereSql = where.join(' AND ');
+      const filterParams = params.length;
       params.push(limit, (page - 1) * limit);
+      if (columns?.dataKeys) params.push(columns.dataKeys);
       // The page and the total are found over narrow rows first: a window count over whole rows
       // would hold every matching check's `data` in memory (and sort it) to return one page.
       const rows = await db.query<CheckRow>(
         `WITH page AS (
            SELECT c.id, c.created_at, row_number() OVER (ORDER BY ${order}c.created_at, c.id) AS ord, count(*) OVER ()::int AS total
            FROM checks c ${join} WHERE ${whereSql}
-           ORDER BY ${order}c.created_at, c.id LIMIT $${params.length - 1} OFFSET $${params.length})
-         SELECT c.*, ${SUBS}, page.total FROM page JOIN checks c ON c.id = page.id AND c.account_id = $1
+           ORDER BY ${order}c.created_at, c.id LIMIT $${filterParams + 1} OFFSET $${filterParams + 2})
+         SELECT ${checkColumns(columns, `$${filterParams + 3}`)}, page.total FROM page JOIN checks c ON c.id = page.id AND c.account_id = $1
          ORDER BY page.ord`,
         params,
       );
       if (rows.length > 0) return { rows, total: rows[0]!.total ?? rows.length };
-      const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM checks c ${join} WHERE ${whereSql}`, params.slice(0, -2));
+      const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM checks c ${join} WHERE ${whereSql}`, params.slice(0, filterParams));
       return { rows, total: count?.n ?? 0 };
     },
 

@@ -16,15 +16,15 @@ export async function gql<T = any>(client: TestClient, query: string, variables?
 }
 
 /**
- * Counts the REST requests the service receives (every `/v1/...` and `/v2/...` request on its HTTP server), so
- * tests can check `extensions.cost` against what the backend actually saw.
+ * Counts the REST requests the service takes (every `/v1/...` and `/v2/...` request, over HTTP or
+ * in-process), so tests can check `extensions.cost` against what the backend actually saw.
  */
 export function countRestRequests(s: TestServer): { readonly count: number; reset(): void; stop(): void } {
   let count = 0;
   const onRequest = (req: { url?: string }) => {
     if (req.url?.startsWith('/v1/') || req.url?.startsWith('/v2/')) count++;
   };
-  s.lookout.app.server.on('request', onRequest);
+  const stop = s.onRequest(onRequest);
   return {
     get count() {
       return count;
@@ -32,9 +32,7 @@ export function countRestRequests(s: TestServer): { readonly count: number; rese
     reset() {
       count = 0;
     },
-    stop() {
-      s.lookout.app.server.off('request', onRequest);
-    },
+    stop,
   };
 }
 

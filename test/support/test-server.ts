@@ -1,3 +1,6 @@
+import { EventEmitter } from 'node:events';
+import { createServer } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { pino } from 'pino';
 import { createLookout, type Lookout } from '../../src/main.js';
 import type { StoreOptions } from '../../src/store/create-store.js';
@@ -31,6 +34,11 @@ export interface TestServer {
   a: TestClient;
   /** A second, unrelated account. */
   b: TestClient;
+  /**
+   * Calls `listener` with each request the app takes past authentication and rate limits, over HTTP
+   * or in-process (the GraphQL layer's REST calls); returns the function that stops it.
+   */
+  onRequest(listener: (req: IncomingMessage) => void): () => void;
   /** A request with arbitrary headers and no default auth. */
   raw(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   close(): Promise<void>;
@@ -64,17 +72,61 @@ export interface TestServerOptions {
 }
 
 /**
+ * How the GraphQL layer of test servers reaches their REST API (`LOOKOUT_TEST_GRAPHQL_TRANSPORT`):
+ * `in-process` (the default, as in production) or `http`, over sockets to the server's own port as
+ * GRAPHQL_BACKEND_URL would. vitest.config.ts runs the GraphQL suites once with each.
+ */
+export function graphqlTransport(value = process.env.LOOKOUT_TEST_GRAPHQL_TRANSPORT): 'in-process' | 'http' {
+  if (value === undefined || value === '' || value === 'in-process') return 'in-process';
+  if (value === 'http') return 'http';
+  throw new Error(`LOOKOUT_TEST_GRAPHQL_TRANSPORT must be in-process or http, not ${value}`);
+}
+
+/** A loopback port nothing listens on right now (the server's own URL must be known before it starts). */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
  * Starts a server on `backend` (PGlite in memory by default). The scheduler is off unless
  * `config.runnerEnabled` is set: test data names hosts no test may reach.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const backend = options.backend ?? BACKENDS[0]!;
-  const storeOptions = backend.options();
-  const lookout = await createLookout({
-    config: { port: 0, host: '127.0.0.1', rateLimitMax: 600, runnerEnabled: false, bootstrapAccountId: undefined, bootstrapApiKey: undefined, ...options.config },
-    storeOptions,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-  });
+  const overHttp = graphqlTransport() === 'http' && options.config?.graphqlBackendUrl === undefined && options.config?.port === undefined;
+  for (let attempt = 1; ; attempt++) {
+    const port = overHttp ? await freePort() : 0;
+    const storeOptions = backend.options();
+    const lookout = await createLookout({
+      config: {
+        port, host: '127.0.0.1', rateLimitMax: 600, runnerEnabled: false, bootstrapAccountId: undefined, bootstrapApiKey: undefined,
+        ...(overHttp ? { graphqlBackendUrl: `http://127.0.0.1:${port}` } : {}),
+        ...options.config,
+      },
+      storeOptions,
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    });
+    const requests = new EventEmitter<{ request: [IncomingMessage] }>();
+    lookout.app.addHook('onRequest', (req, _reply, done) => {
+      requests.emit('request', req.raw);
+      done();
+    });
+    try {
+      return await started(lookout, storeOptions, backend, requests, options);
+    } catch (err) {
+      await lookout.close();
+      await backend.cleanup(storeOptions);
+      // Another process may take the free port before this server listens on it.
+      if (!(overHttp && (err as { code?: string }).code === 'EADDRINUSE' && attempt < 5)) throw err;
+    }
+  }
+}
+
+async function started(lookout: Lookout, storeOptions: StoreOptions, backend: Backend, requests: EventEmitter<{ request: [IncomingMessage] }>, options: TestServerOptions): Promise<TestServer> {
   const url = (await lookout.listen()).replace('[::1]', '127.0.0.1');
   const second = await createAccountWithKey(lookout.store, { name: 'Other account' });
   const contract = options.contract === false ? undefined : createContractValidator(await (await fetch(`${url}/openapi.json`)).text());
@@ -95,6 +147,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     storeOptions,
     a: client(lookout.bootstrap.accountId, lookout.bootstrap.apiKey!),
     b: client(second.accountId, second.apiKey),
+    onRequest(listener) {
+      requests.on('request', listener);
+      return () => requests.off('request', listener);
+    },
     raw,
     async close() {
       await lookout.close();

@@ -7,6 +7,7 @@ import type { NodeType } from '../node-type.js';
 import type { RestAlertChannel, RestAlertChannelConfig, RestChannelSubscription, RestWebhookKeyValue } from '../rest-config-types.js';
 import { integerRestId } from '../global-id.js';
 import { alertNotificationConnection } from './alert-notification-resolvers.js';
+import { restCheckFields } from '../rest-check-fields.js';
 
 /** GraphQL object type of each REST channel `type`. */
 export const ALERT_CHANNEL_TYPE_NAMES: Record<string, string> = {
@@ -119,7 +120,7 @@ export const alertChannelResolvers: Resolvers = {
   SlackAppAlertChannelConfig: { url: str('url'), channel: str('channel') },
   AlertChannelSubscriber: {
     subscriptionId: (s) => s.id,
-    check: (s, _args, ctx) => (s.checkId ? ctx.loaders.checkById.load(s.checkId) : null),
+    check: (s, _args, ctx, info) => (s.checkId ? ctx.loaders.checkById.load(s.checkId, restCheckFields(info, false)) : null),
     group: (s, _args, ctx) => (s.groupId ? ctx.loaders.groupById.load(s.groupId) : null),
   },
   AlertChannelSubscription: {

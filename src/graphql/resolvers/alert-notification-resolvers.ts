@@ -7,6 +7,7 @@ import { checkRestId } from '../global-id.js';
 import type { RestAlertNotification } from '../rest-config-types.js';
 import type { RestQuery } from '../rest-client.js';
 import { integerRestId } from '../global-id.js';
+import { restCheckFields } from '../rest-check-fields.js';
 
 /** A DateTime argument as the UNIX seconds the REST filters take. */
 function unixSeconds(value: string | null | undefined, argumentName: string): number | undefined {
@@ -70,7 +71,7 @@ export const alertNotificationResolvers: Resolvers = {
     alertType: (n) => n.alertType as never,
     channelType: (n) => n.type as never,
     alertChannel: (n, _args, ctx) => (n.alertChannelId ? ctx.loaders.alertChannelById.load(n.alertChannelId) : null),
-    check: (n, _args, ctx) => ctx.loaders.checkById.load(n.checkId),
+    check: (n, _args, ctx, info) => ctx.loaders.checkById.load(n.checkId, restCheckFields(info, false)),
     checkType: (n) => n.checkType as never,
     status: (n) => n.status as never,
     createdAt: (n) => n.created_at,

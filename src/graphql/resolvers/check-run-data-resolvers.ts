@@ -10,6 +10,7 @@ import type { RestCheck } from '../rest-types.js';
 import type { RestAnalyticsBucket, RestAnalyticsReport, RestCheckResult, RestCheckStatus, RestMetricValue } from '../rest-result-types.js';
 import type { ResultQuery } from '../result-loaders.js';
 import { restResultFields } from '../rest-result-fields.js';
+import { restCheckFields } from '../rest-check-fields.js';
 
 /** Analytics route segment per check type (Playwright and agentic checks have none). */
 const SEGMENT_OF_TYPE = new Map<string, string>(Object.entries(ANALYTICS_ROUTE_SEGMENTS).map(([segment, type]) => [type, segment]));
@@ -132,7 +133,7 @@ export const checkRunDataResolvers: Resolvers = {
     },
   },
   CheckStatus: {
-    check: (s, _args, ctx) => ctx.loaders.checkById.load(s.checkId),
+    check: (s, _args, ctx, info) => ctx.loaders.checkById.load(s.checkId, restCheckFields(info, false)),
     health: (s) => (s.hasFailures ? 'FAILING' : s.isDegraded ? 'DEGRADED' : 'PASSING'),
     longestRun: (s) => s.longestRun ?? null,
     shortestRun: (s) => s.shortestRun ?? null,

@@ -6,6 +6,7 @@ import { checkRestId, isUuid, requireRestId, toGlobalId, uuidRestId } from '../g
 import type { NodeType } from '../node-type.js';
 import type { RestErrorGroup } from '../rest-result-types.js';
 import { withUserErrors } from '../user-errors.js';
+import { restCheckFields } from '../rest-check-fields.js';
 
 /** Node types of this module: check error groups. */
 export const errorGroupNodeTypes: NodeType[] = [
@@ -55,7 +56,7 @@ export const errorGroupResolvers: Resolvers = {
   ErrorGroup: {
     id: (g) => toGlobalId('ErrorGroup', g.id),
     errorGroupId: (g) => g.id,
-    check: (g, _args, ctx) => ctx.loaders.checkById.load(g.checkId),
+    check: (g, _args, ctx, info) => ctx.loaders.checkById.load(g.checkId, restCheckFields(info, false)),
     rawErrorMessage: (g) => g.rawErrorMessage ?? null,
     archived: (g) => g.archivedUntilNextEvent || (g.archiveForEver ?? false),
     archivedForEver: (g) => g.archiveForEver ?? false,

@@ -6,6 +6,7 @@ import type { GraphqlContext } from '../context.js';
 import { codedError } from '../errors.js';
 import { checkRestId, fromGlobalId, groupRestId, isIntegerId, isUuid, toGlobalId } from '../global-id.js';
 import { markNodeType, nodeTypeOf, type NodeType } from '../node-type.js';
+import { restCheckFields } from '../rest-check-fields.js';
 import type { RestCheck, RestCheckGroup, RestLocation, RestRuntime } from '../rest-types.js';
 
 /** Node types of this module: accounts, checks and groups. */
@@ -54,11 +55,11 @@ export function createQueryResolvers(nodeTypeList: NodeType[]): Resolvers {
         if (ids.length > 100) throw codedError('BAD_USER_INPUT', '"ids" holds at most 100 ids', { argumentName: 'ids' });
         return Promise.all(ids.map((id) => resolveNode(nodeTypes, ctx, id))) as never;
       },
-      check: (_root, { id }, ctx) => {
+      check: (_root, { id }, ctx, info) => {
         const restId = checkRestId(id);
-        return restId ? ctx.loaders.checkById.load(restId) : null;
+        return restId ? ctx.loaders.checkById.load(restId, restCheckFields(info, false)) : null;
       },
-      checks: (_root, { first, after, filter }, ctx) => checkConnection(ctx, first, after, filter),
+      checks: (_root, { first, after, filter }, ctx, info) => checkConnection(ctx, first, after, filter, restCheckFields(info, true)),
       checkGroup: (_root, { id }, ctx) => {
         const restId = groupRestId(id);
         return restId === null ? null : ctx.loaders.groupById.load(restId);

@@ -2,6 +2,7 @@ import type { Resolvers } from '../__generated__/resolvers-types.js';
 import type { NodeType } from '../node-type.js';
 import type { RestApiCheckResult, RestAssertionOutcome, RestCheckResult, RestJobAsset, RestScriptCheckResult } from '../rest-result-types.js';
 import { resultGlobalId, resultRestIds } from '../run-data-ids.js';
+import { restCheckFields } from '../rest-check-fields.js';
 
 /** Node types of this module: results (their global id carries the check id, which REST reads them under). */
 export const resultNodeTypes: NodeType[] = [
@@ -47,7 +48,7 @@ export const resultResolvers: Resolvers = {
   CheckResult: {
     id: (r) => resultGlobalId(r.checkId, r.id),
     resultId: (r) => r.id,
-    check: (r, _args, ctx) => ctx.loaders.checkById.load(r.checkId),
+    check: (r, _args, ctx, info) => ctx.loaders.checkById.load(r.checkId, restCheckFields(info, false)),
     checkType: (r) => r.checkType as never,
     resultType: (r) => r.resultType as never,
     createdAt: (r) => r.created_at,

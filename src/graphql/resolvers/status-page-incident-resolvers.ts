@@ -6,6 +6,7 @@ import type { NodeType } from '../node-type.js';
 import { incidentRestId, incidentUpdateGlobalId, incidentUpdateRestIds, statusPageServiceRestId } from '../status-page-incident-ids.js';
 import { primeIncident } from '../status-page-incident-loaders.js';
 import type { IncidentUpdateParent, RestIncident, RestIncidentPage, RestStatusPageServicePage } from '../status-page-incident-types.js';
+import { restCheckFields } from '../rest-check-fields.js';
 
 const loadersOf = (ctx: GraphqlContext) => ctx.loaders.statusPageIncidents;
 
@@ -58,7 +59,7 @@ export const statusPageIncidentResolvers: Resolvers = {
     incidentId: (i) => i.id,
     updates: (i, _args, ctx) => updatesOf(i, ctx),
     open: (i) => isOpen(i),
-    check: (i, _args, ctx) => (i.checkId ? ctx.loaders.checkById.load(i.checkId) : null),
+    check: (i, _args, ctx, info) => (i.checkId ? ctx.loaders.checkById.load(i.checkId, restCheckFields(info, false)) : null),
     createdAt: (i) => i.created_at,
     updatedAt: (i) => i.updated_at,
   },

@@ -6,6 +6,7 @@ import { checkRestId, isUuid, requireRestId, toGlobalId, uuidRestId } from '../g
 import type { NodeType } from '../node-type.js';
 import type { RestCheckResult, RestTestSession, RestTestSessionErrorGroup } from '../rest-result-types.js';
 import { withUserErrors } from '../user-errors.js';
+import { restCheckFields } from '../rest-check-fields.js';
 
 /** Node types of this module: test sessions and their error groups. */
 export const testSessionNodeTypes: NodeType[] = [
@@ -78,7 +79,7 @@ export const testSessionResolvers: Resolvers = {
     updatedAt: (t) => t.updated_at ?? null,
   },
   TestSessionCheckRun: {
-    check: (r, _args, ctx) => ctx.loaders.checkById.load(r.checkId),
+    check: (r, _args, ctx, info) => ctx.loaders.checkById.load(r.checkId, restCheckFields(info, false)),
     checkType: (r) => r.checkType as never,
     status: (r) => r.status as never,
     sequenceId: (r) => r.sequenceId ?? null,

@@ -1,10 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { limitError } from '../cost-plugin.js';
+import { createInProcessDispatcher } from '../create-in-process-dispatcher.js';
 import { createRemoteEventSources } from '../create-remote-event-source.js';
 import { DEFAULT_INTROSPECTION_COST, measureOperation } from '../operation-measure.js';
 import { DEFAULT_REQUEST_SIZE_LIMITS } from '../request-size-error.js';
@@ -25,13 +25,6 @@ export interface GraphqlSubscriptionsOptions {
   contextFromHeaders?: (headers: Record<string, string>) => object;
 }
 
-function listeningUrl(app: FastifyInstance): string {
-  const address = app.server.address() as AddressInfo | null;
-  if (!address) throw new Error('a graphql-ws socket connected before the server listens');
-  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-}
-
 /**
  * graphql-ws on the app's HTTP server at /graphql. Sockets authenticate against the REST backend
  * (GRAPHQL_BACKEND_URL, default this process); events come from this process's bus, or from the
@@ -41,7 +34,9 @@ export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, c
   const remote = config.graphqlBackendUrl;
   const limits = { maxDepth: config.graphqlMaxDepth, maxAliases: config.graphqlMaxAliases, maxCost: config.graphqlMaxCost };
   const measure = { introspectionCost: config.graphqlIntrospectionCost ?? DEFAULT_INTROSPECTION_COST };
-  const authenticate = createRestAuthenticator(() => remote ?? listeningUrl(app));
+  // This process's own service is asked in-process, as the HTTP layer's REST client does.
+  const ownService = remote ? undefined : createInProcessDispatcher(app);
+  const authenticate = createRestAuthenticator(remote ?? ownService!);
   const server = createSubscriptionServer({
     server: app.server,
     schema,
@@ -65,6 +60,7 @@ export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, c
   app.addHook('preClose', async () => {
     await server.close();
     await authenticate.close();
+    await ownService?.close();
   });
   return server;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Pool } from 'undici';
+import { Dispatcher, Pool } from 'undici';
 
 /** The account a `connection_init` payload authenticates as; null when the service refuses the credentials. */
 export type ConnectionAuthenticator = (headers: Record<string, string>) => Promise<{ accountId: string } | null>;
@@ -28,20 +28,22 @@ const CACHE_MAX = 10_000;
 /**
  * Authenticates sockets through the REST service (`GET /v1/accounts/me` with the caller's headers),
  * so the layer accepts exactly what the backend accepts, whether it runs in this process or not.
- * `backendUrl` may be a function: the embedded service's port is known only once it listens.
- * Accepted credentials are remembered for `cacheMs` (default 10 s, as long as the service caches
- * keys), so a reconnecting fleet of sockets costs one REST call, not one each.
+ * `backend` is the service's URL (or a function giving it), reached over HTTP, or a dispatcher
+ * serving requests itself (this process's service in-process), which the caller closes. Accepted
+ * credentials are remembered for `cacheMs` (default 10 s, as long as the service caches keys), so a
+ * reconnecting fleet of sockets costs one REST call, not one each.
  */
 export function createRestAuthenticator(
-  backendUrl: string | (() => string),
+  backend: string | (() => string) | Dispatcher,
   options: { cacheMs?: number } = {},
 ): ConnectionAuthenticator & { close(): Promise<void> } {
   const cacheMs = options.cacheMs ?? 10_000;
   const cache = new Map<string, { accountId: string; until: number }>();
   let pool: Pool | null = null;
   let origin = '';
-  const poolFor = () => {
-    const url = new URL(typeof backendUrl === 'function' ? backendUrl() : backendUrl);
+  const poolFor = (): { pool: Dispatcher; base: string } => {
+    if (backend instanceof Dispatcher) return { pool: backend, base: '' };
+    const url = new URL(typeof backend === 'function' ? backend() : backend);
     if (!pool || origin !== url.origin) {
       void pool?.close();
       origin = url.origin;

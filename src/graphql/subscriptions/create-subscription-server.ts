@@ -55,6 +55,11 @@ export interface SubscriptionServerOptions {
   /** Milliseconds between keep-alive pings (a socket missing a pong for as long is dropped); default 12,000. */
   keepAliveMs?: number;
   /**
+   * Socket deliveries per event-loop turn: a burst (one event to every subscriber) is written in
+   * slices of this many, yielding to the loop between them; default 256 (see createSubscriptionFanOut).
+   */
+  deliveriesPerTurn?: number;
+  /**
    * Largest document and variables of a `subscribe` (the HTTP endpoint's limits): larger ones are
    * answered with an `error` message for that operation before the document is parsed. A message
    * larger than both and some slack closes the socket with 1009 (WebSocket "Message Too Big").
@@ -96,10 +101,6 @@ interface SocketState {
 /** Keep-alive slices: each socket is pinged in one of them, so pings are spread over the period. */
 const KEEP_ALIVE_SLICES = 16;
 
-// The payload of a shared `next` message is spliced in after graphql-ws wrote its envelope around this.
-const PLACEHOLDER = '\u0000lookout-shared-result';
-const PLACEHOLDER_TAIL = `"payload":${JSON.stringify(PLACEHOLDER)}}`;
-
 function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
   if (value && typeof value === 'object') {
@@ -128,8 +129,8 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const fanOut = createSubscriptionFanOut({
     onExecute: (key, subscribers) => monitor.emit('execute', key, subscribers),
     onError: (err, key) => logger.error({ err, key }, 'a shared subscription failed'),
+    deliveriesPerTurn: options.deliveriesPerTurn,
   });
-  let pendingShared: SharedResult | null = null;
   const documents = createDocumentCache(schema);
   const eventContexts = options.operationContext ? createEventContexts(options.operationContext) : null;
 
@@ -149,6 +150,21 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const release = (state: SocketState, bytes: number) => {
     state.queuedMessages--;
     state.queuedBytes -= bytes;
+  };
+  /**
+   * Writes shared results straight to the socket as subscription `id`'s `next` messages: the message
+   * bytes are built once per event (and envelope) and written as is to every socket, with none of
+   * graphql-ws's per-message promises and serialization. graphql-ws still owns the subscription (its
+   * iterator ends it with `complete`, and a client's `complete` stops the deliveries).
+   */
+  const deliverTo = (state: SocketState, id: string) => {
+    const envelope = `{"id":${JSON.stringify(id)},"type":"next",`;
+    return (shared: SharedResult) => {
+      const bytes = shared.json.length;
+      const { socket } = state;
+      if (socket.readyState !== socket.OPEN) return release(state, bytes);
+      socket.send(shared.message(envelope), { binary: false }, () => release(state, bytes));
+    };
   };
 
   const gql = makeServer<Record<string, unknown> | undefined, SocketState>({
@@ -202,14 +218,14 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       }
       return undefined;
     },
-    context(ctx, _id, _payload, args) {
+    context(ctx, id, _payload, args) {
       const state = ctx.extra;
-      const own: SubscriptionContext & { state: SocketState } = { accountId: state.accountId!, events: state.lease!.events, state };
+      const own: SubscriptionContext & { state: SocketState; id: string } = { accountId: state.accountId!, events: state.lease!.events, state, id };
       const operation = getOperationAST(args.document, args.operationName)?.operation;
       return operation !== 'subscription' && options.operationContext ? { ...options.operationContext(state.headers), ...own } : own;
     },
     async subscribe(args: ExecutionArgs) {
-      const { accountId, events, state } = args.contextValue as SubscriptionContext & { state: SocketState };
+      const { accountId, events, state, id } = args.contextValue as SubscriptionContext & { state: SocketState; id: string };
       const key = JSON.stringify([accountId, args.operationName ?? null, documents.print(args.document), stableStringify(args.variableValues ?? {})]);
       // The shared execution outlives the socket that started it: its context holds nothing of that
       // socket, only its credentials, for events arriving when no socket of the account is left.
@@ -221,17 +237,10 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       const joined = await fanOut.join(key, start, {
         admit: (bytes) => admit(state, bytes),
         release: (bytes) => release(state, bytes),
+        deliver: deliverTo(state, id),
       });
       if (Symbol.asyncIterator in joined) monitor.emit('subscribed', key);
       return joined as AsyncGenerator<ExecutionResult> | ExecutionResult;
-    },
-    onNext: (_ctx, _id, _payload, _args, result) => (result instanceof SharedResult ? (result as unknown as ExecutionResult) : undefined),
-    jsonMessageReplacer(key, value) {
-      if (key === 'payload' && value instanceof SharedResult) {
-        pendingShared = value;
-        return PLACEHOLDER;
-      }
-      return value;
     },
   });
 
@@ -281,21 +290,10 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
 
     const closed = gql.opened({
       protocol: socket.protocol,
+      // graphql-ws's own messages (acks, query results, errors, completes); shared results bypass it (deliverTo).
       send: (data) => new Promise<void>((resolve) => {
-        const shared = pendingShared;
-        pendingShared = null;
-        let counted = 0;
-        let message: string | Buffer = data;
-        if (shared && data.endsWith(PLACEHOLDER_TAIL)) {
-          message = shared.message(data.slice(0, -PLACEHOLDER_TAIL.length));
-          counted = shared.json.length;
-        }
-        const done = () => {
-          if (counted) release(state, counted);
-          resolve();
-        };
-        if (socket.readyState !== socket.OPEN || (counted && state.closing)) return done();
-        socket.send(message, { binary: false }, done);
+        if (socket.readyState !== socket.OPEN) return resolve();
+        socket.send(data, () => resolve());
       }),
       close: (code, reason) => socket.close(code, reason),
       onMessage: (cb) => socket.on('message', async (data) => {
