@@ -60,7 +60,8 @@ export async function loadByIds<K extends string | number, V extends Keyed>(
   if (wanted.length === 0) return keys.map(() => null);
   const found = new Map<string, V>();
   let batched = false;
-  if (!rest.idsUnsupported.has(listPath)) {
+  // One key: the item route answers it with one read, where the list route also counts the matches.
+  if (wanted.length > 1 && !rest.idsUnsupported.has(listPath)) {
     try {
       const res = await rest.get<V[]>(listPath, { ...query, ids: wanted.join(','), limit: 100 });
       const asked = new Set(wanted.map(String));

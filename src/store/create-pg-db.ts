@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, DbSession, Queryable } from './db.js';
+import { createStatisticsRefresher } from './create-statistics-refresher.js';
 
 /** Options of the PostgreSQL connection pool. */
 export interface PgDbOptions {
@@ -24,6 +25,7 @@ function statementName(sql: string): string {
   return name;
 }
 const NUMERIC = 1700;
+const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
 const TIMESTAMPTZ = 1184;
 
 const parseTimestamptzSlowly = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (v: string) => Date | string | number;
@@ -78,10 +80,13 @@ export async function createPgDb(options: PgDbOptions): Promise<Db> {
       // Named statements are parsed and planned once per connection instead of on every call:
       // measured at about a third of the server's CPU per query on the hot read paths.
       const result = await client.query({ name: statementName(sql), text: sql, values: params as unknown[] | undefined });
+      if (WRITES.has(result.command)) statistics.onWritten(result.rowCount ?? 0);
       return result.rows as T[];
     },
   });
   const root = q(pool);
+  // Autovacuum gets there within a minute or so; until then a fresh database plans as if empty (see createStatisticsRefresher).
+  const statistics = createStatisticsRefresher({ db: root });
   return {
     kind: 'postgres',
     query: root.query,
@@ -137,6 +142,7 @@ export async function createPgDb(options: PgDbOptions): Promise<Db> {
       };
     },
     async close() {
+      statistics.close();
       await pool.end();
     },
   };

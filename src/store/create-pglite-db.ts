@@ -1,7 +1,7 @@
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, protocol, TransactionAbortedError } from '@electric-sql/pglite';
-import { analyzeTables } from './analyze-tables.js';
+import { createStatisticsRefresher, rowsWrittenByTag } from './create-statistics-refresher.js';
 import { createStatementCache, type PreparedStatement } from './create-statement-cache.js';
 import { createTurnScheduler, type TurnLease } from './create-turn-scheduler.js';
 import type { Db, Queryable } from './db.js';
@@ -69,36 +69,8 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Db>
   const cache = createStatementCache(options.preparedStatements ?? 500);
   let closed = false;
 
-  /**
-   * PGlite has no autovacuum, so nothing else ever refreshes its planner statistics. This emulates
-   * autovacuum's analyze rule for the whole schema: once the rows written since the last ANALYZE
-   * pass 10 % of the rows the tables then held (at least `analyzeAfterRows`), every table is
-   * analysed in the background, one table per query. Counting costs an addition per write.
-   */
-  const minRows = options.analyzeAfterRows ?? 500;
-  let threshold = minRows;
-  let written = 0;
-  let analyzing = false;
-  function countWrites(tag: string | undefined): void {
-    if (!tag || !/^(INSERT|UPDATE|DELETE|MERGE|COPY) /.test(tag)) return;
-    written += Number(tag.slice(tag.lastIndexOf(' ') + 1)) || 0;
-    if (written < threshold || analyzing || closed) return;
-    analyzing = true;
-    written = 0;
-    void (async () => {
-      try {
-        await analyzeTables(root);
-        const [sum] = await root.query<{ rows: number | null }>(
-          `SELECT sum(reltuples)::float8 AS rows FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`,
-        );
-        threshold = Math.max(minRows, Math.round((sum?.rows ?? 0) * 0.1));
-      } catch {
-        // Statistics only steer the planner: a failed refresh (the database closing) is retried after the next writes.
-      } finally {
-        analyzing = false;
-      }
-    })();
-  }
+  // PGlite has no autovacuum: nothing else ever refreshes its planner statistics.
+  const statistics = createStatisticsRefresher({ db: { query: (sql, params) => root.query(sql, params) }, minRows: options.analyzeAfterRows });
 
   /**
    * Why not `pg.query()`: it sends Parse, Describe, Bind, Describe, Execute and Sync as six calls
@@ -162,7 +134,7 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Db>
     const rows: T[] = [];
     for (const m of messages as Message[]) {
       if (m.name !== 'dataRow') {
-        if (m.name === 'commandComplete') countWrites(m.text);
+        if (m.name === 'commandComplete') statistics.onWritten(rowsWrittenByTag(m.text));
         continue;
       }
       const values = m.fields as Array<string | null>;
@@ -225,6 +197,7 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Db>
       });
     },
     async close() {
+      statistics.close();
       await scheduler.run(async () => {
         closed = true;
         if (!pg.closed) await pg.close();

@@ -209,3 +209,20 @@ describe.each(BACKENDS)('statistics after migrations on $name', (backend) => {
     }
   }, OPENS_A_DATABASE);
 });
+
+describe.each(BACKENDS)('statistics after bulk writes on $name', (backend) => {
+  it('analyses the schema in the background once 500 rows were written, without waiting for autovacuum', async () => {
+    const store = await openTestStore(backend);
+    try {
+      await store.db.exec('CREATE TABLE bulk_writes (id int PRIMARY KEY)');
+      const lastAnalyze = async () =>
+        (await store.db.query<{ at: Date | null }>(`SELECT last_analyze AS at FROM pg_stat_user_tables WHERE relid = 'bulk_writes'::regclass`))[0]?.at;
+      await store.db.query('INSERT INTO bulk_writes SELECT generate_series(1, 100)');
+      expect(await lastAnalyze()).toBeNull();
+      await store.db.query('INSERT INTO bulk_writes SELECT generate_series(101, 600)');
+      await until(lastAnalyze, 'the bulk_writes table to be analysed');
+    } finally {
+      await store.close();
+    }
+  }, OPENS_A_DATABASE);
+});
