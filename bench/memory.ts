@@ -1,5 +1,5 @@
 /**
- * Memory benchmark (issue 13): `npm run bench:memory -- [--backend pglite,postgres] [--checks 10000]
+ * Memory benchmark (issue 13): `npm run bench:memory -- [--backend pglite-disk,pglite,postgres] [--checks 10000]
  * [--subscribers 10000] [--minutes 2] [--clients 2] [--shared]`.
  *
  * One Lookout process (REST, GraphQL, graphql-ws and the runner, as `lookout serve` runs) with
@@ -21,7 +21,8 @@
 import '../src/default-node-env.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -232,9 +233,9 @@ async function main(): Promise<number> {
     return n;
   };
   const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-  const backends = (values.backend ?? (url ? 'pglite,postgres' : 'pglite')).split(',').map((b) => b.trim());
+  const backends = (values.backend ?? (url ? 'pglite-disk,pglite,postgres' : 'pglite-disk,pglite')).split(',').map((b) => b.trim());
   for (const b of backends) {
-    if (b !== 'pglite' && b !== 'postgres') throw new Error(`--backend: unknown backend ${b} (pglite or postgres)`);
+    if (!['pglite', 'pglite-disk', 'postgres'].includes(b)) throw new Error(`--backend: unknown backend ${b} (pglite, pglite-disk or postgres)`);
     if (b === 'postgres' && !url) throw new Error('--backend postgres needs DATABASE_URL or TEST_DATABASE_URL');
   }
   const run = { checks: num('checks', 1, 100_000), subscribers: num('subscribers', 1, 50_000), minutes: num('minutes', 1, 30), clients: num('clients', 1, 16), shared: values.shared };
@@ -243,7 +244,9 @@ async function main(): Promise<number> {
   let failed = false;
   for (const backend of backends) {
     const schema = `bench_${randomBytes(5).toString('hex')}`;
-    const storeOptions: StoreOptions = backend === 'postgres' ? { databaseUrl: url, schema } : {};
+    // pglite-disk is what `npm start` runs (a data folder); pglite keeps the whole database in this process's memory.
+    const dataDir = backend === 'pglite-disk' ? mkdtempSync(join(os.tmpdir(), 'lookout-memory-bench-')) : undefined;
+    const storeOptions: StoreOptions = backend === 'postgres' ? { databaseUrl: url, schema } : dataDir ? { dataDir } : {};
     try {
       const r = await measure(storeOptions, { backend, ...run });
       lines.push(r.line);
@@ -253,6 +256,7 @@ async function main(): Promise<number> {
       lines.push(`[${backend}] failed: ${(err as Error).message}`);
       log(lines.at(-1)!);
     } finally {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
       if (backend === 'postgres') {
         const client = new pg.Client({ connectionString: url });
         await client.connect();

@@ -1,6 +1,7 @@
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, protocol, TransactionAbortedError } from '@electric-sql/pglite';
+import { decodePgliteAnswer } from './decode-pglite-answer.js';
 import { createStatisticsRefresher, rowsWrittenByTag } from './create-statistics-refresher.js';
 import { createStatementCache, type PreparedStatement } from './create-statement-cache.js';
 import { createTurnScheduler, type TurnLease } from './create-turn-scheduler.js';
@@ -126,26 +127,15 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Db>
       const serializer = pg.serializers[statement.paramTypes[i] ?? 0];
       return serializer ? (serializer(value) as string) : String(value);
     });
-    const { messages } = await pg.execProtocol(concat([serialize.bind({ statement: statement.name, values }), EXECUTE, SYNC]), {
+    const parts: Buffer[] = [];
+    await pg.execProtocolRawStream(concat([serialize.bind({ statement: statement.name, values }), EXECUTE, SYNC]), {
       // Inside a transaction the files are synced at COMMIT, as PGlite's own transaction() does.
       syncToFs: !inTransaction,
+      // A view of wasm memory, reused once this returns: copied.
+      onRawData: (chunk: Uint8Array) => parts.push(Buffer.from(chunk)),
     });
-    const { fields, parsers } = statement;
-    const rows: T[] = [];
-    for (const m of messages as Message[]) {
-      if (m.name !== 'dataRow') {
-        if (m.name === 'commandComplete') statistics.onWritten(rowsWrittenByTag(m.text));
-        continue;
-      }
-      const values = m.fields as Array<string | null>;
-      const row: Record<string, unknown> = {};
-      fields.forEach((field, i) => {
-        const v = values[i] ?? null;
-        const parse = parsers[i];
-        row[field.name] = v === null ? null : parse ? parse(v, field.dataTypeID) : v;
-      });
-      rows.push(row as T);
-    }
+    const { rows, tag } = decodePgliteAnswer<T>(parts.length === 1 ? parts[0]! : Buffer.concat(parts), statement.fields, statement.parsers);
+    statistics.onWritten(rowsWrittenByTag(tag));
     return rows;
   }
 
