@@ -40,28 +40,15 @@ export interface ErrorOccurrence {
 
 /** Error groups of checks, scoped to one account in every statement. */
 export function createErrorGroupsRepository(db: Queryable) {
-  return {
+  const repository = {
     /**
      * Records an occurrence: a new group for a new hash, else the group's lastSeen and raw message
      * move on and an archived-until-next-event group comes back (archived for ever stays archived).
      * Returns the group's id.
      */
     async recordOccurrence(accountId: string, checkId: string, o: ErrorOccurrence): Promise<string> {
-      const [row] = await db.query<{ id: string }>(
-        `INSERT INTO error_groups (id, account_id, check_id, error_hash, raw_error_message, cleaned_error_message, first_seen, last_seen)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-         ON CONFLICT (check_id, error_hash) DO UPDATE SET
-           first_seen = LEAST(error_groups.first_seen, EXCLUDED.first_seen),
-           last_seen = GREATEST(error_groups.last_seen, EXCLUDED.last_seen),
-           raw_error_message = CASE WHEN EXCLUDED.last_seen >= error_groups.last_seen
-             THEN EXCLUDED.raw_error_message ELSE error_groups.raw_error_message END,
-           archived_until_next_event = false
-         WHERE error_groups.account_id = EXCLUDED.account_id
-         RETURNING id`,
-        [o.id, accountId, checkId, o.hash, o.raw, o.cleaned, o.seenAt],
-      );
-      if (!row) throw new Error(`check ${checkId} is not in account ${accountId}`);
-      return row.id;
+      const [id] = await repository.recordOccurrences([{ ...o, accountId, checkId }]);
+      return id!;
     },
 
     /**
@@ -162,5 +149,6 @@ export function createErrorGroupsRepository(db: Queryable) {
       return row;
     },
   };
+  return repository;
 }
 export type ErrorGroupsRepository = ReturnType<typeof createErrorGroupsRepository>;
