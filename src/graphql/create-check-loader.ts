@@ -39,13 +39,15 @@ function holds(held: Held, wanted: ReadonlySet<string> | null): boolean {
 /** A CheckLoader over `GET /v1/checks?ids=…[&fields=…]` (one call per 100 checks and field union). */
 export function createCheckLoader(rest: RestSession): CheckLoader {
   const known = new Map<string, Held[]>();
-  // The DataLoaders only batch: what was loaded is remembered in `known`, which also serves subsets.
-  const whole = new DataLoader<string, RestCheck | null>((ids) => loadByIds<string, RestCheck>(rest, '/v1/checks', ids, isUuid), { maxBatchSize: 100, cache: false });
-  const sparse = new DataLoader<{ id: string; fields: ReadonlySet<string> }, RestCheck | null>(
+  // The DataLoader only batches: what was loaded is remembered in `known`, which also serves subsets.
+  // Whole and sparse keys of one tick share a call: a whole one makes it ask for whole checks.
+  const batch = new DataLoader<{ id: string; fields: ReadonlySet<string> | null }, RestCheck | null>(
     (keys) => {
+      const ids = keys.map((k) => k.id);
+      if (keys.some((k) => k.fields === null)) return loadByIds<string, RestCheck>(rest, '/v1/checks', ids, isUuid);
       // A key may get more fields than it asked for, never fewer.
-      const fields = [...new Set(keys.flatMap((k) => [...k.fields]))].sort().join(',');
-      return loadByIds<string, RestCheck>(rest, '/v1/checks', keys.map((k) => k.id), isUuid, { fields });
+      const fields = [...new Set(keys.flatMap((k) => [...k.fields!]))].sort().join(',');
+      return loadByIds<string, RestCheck>(rest, '/v1/checks', ids, isUuid, { fields });
     },
     { maxBatchSize: 100, cache: false },
   );
@@ -59,7 +61,7 @@ export function createCheckLoader(rest: RestSession): CheckLoader {
       const wanted = fieldSet(fields);
       const found = known.get(id)?.find((held) => holds(held, wanted));
       if (found) return found.check;
-      const check = wanted === null ? whole.load(id) : sparse.load({ id, fields: wanted });
+      const check = batch.load({ id, fields: wanted });
       remember(id, { fields: wanted, check });
       return check;
     },
