@@ -6,8 +6,10 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# The console is built once the sources are in (the `prepare` script needs them).
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
+RUN npm run build:web
 ENV NODE_ENV=production LOOKOUT_CHROMIUM_PATH=/usr/bin/chromium HOST=0.0.0.0 PORT=4000
 EXPOSE 4000 8081
 ENTRYPOINT ["npx", "tsx", "src/cli.ts"]

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_RETENTION, type RetentionSettings } from './domain/retention-policy.js';
 
 /** Everything configurable, read from the environment once at start (README lists each variable). */
@@ -59,6 +61,11 @@ export interface Config {
   chromiumPath: string;
   /** Folder of run assets such as browser check screenshots (`LOOKOUT_ASSETS_DIR`, default `<dataDir>/assets`). */
   assetsDir: string;
+  /**
+   * Folder of the built web console and GraphiQL (`LOOKOUT_CONSOLE_DIR`, default `web/dist` of this
+   * installation, written by `npm run build:web`). Missing, `/` answers 503 saying how to build it.
+   */
+  consoleDir: string;
   /** The key agents of data-center locations present (`LOOKOUT_DATA_CENTER_AGENT_KEY`); unset: only private-location agents connect. */
   dataCenterAgentKey: string | undefined;
   /** REST backend of the GraphQL layer (`GRAPHQL_BACKEND_URL`); unset: this process's own API, in-process. */
@@ -185,6 +192,22 @@ function url(name: string, value: string | undefined, fallback?: string): string
   return value;
 }
 
+/** Where `npm run build:web` writes the console: web/dist beside src/. */
+const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
+
+/** A folder that must exist when set (a path the operator chose); unset: `fallback`, which may not exist yet. */
+function folder(name: string, value: string | undefined, fallback: string): string {
+  if (value === undefined || value === '') return fallback;
+  let isFolder = false;
+  try {
+    isFolder = statSync(value).isDirectory();
+  } catch {
+    // Missing or unreadable: reported below like a file.
+  }
+  if (!isFolder) throw new Error(`${name} must be an existing folder (the output of npm run build:web), got "${value}"`);
+  return path.resolve(value);
+}
+
 /** A bearer token a client sends as is: 16 to 512 visible ASCII characters (no spaces), or unset. */
 function token(name: string, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
@@ -260,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alertTimeoutMs: int('LOOKOUT_ALERT_TIMEOUT_MS', env.LOOKOUT_ALERT_TIMEOUT_MS, 10_000),
     chromiumPath: env.LOOKOUT_CHROMIUM_PATH || '/usr/bin/chromium',
     assetsDir: env.LOOKOUT_ASSETS_DIR || path.join(dataDir, 'assets'),
+    consoleDir: folder('LOOKOUT_CONSOLE_DIR', env.LOOKOUT_CONSOLE_DIR, DEFAULT_CONSOLE_DIR),
     dataCenterAgentKey: token('LOOKOUT_DATA_CENTER_AGENT_KEY', env.LOOKOUT_DATA_CENTER_AGENT_KEY),
     graphqlBackendUrl: url('GRAPHQL_BACKEND_URL', env.GRAPHQL_BACKEND_URL),
     graphqlRestBudget: Math.max(1, int('GRAPHQL_REST_BUDGET', env.GRAPHQL_REST_BUDGET, 50)),

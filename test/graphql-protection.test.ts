@@ -107,9 +107,9 @@ describe('GraphQL protection with the default settings', () => {
   });
 
   describe('the landing page', () => {
-    it('is off by default: a browser gets no page', async () => {
+    it('is off by default: a browser gets GraphiQL (test/console-serving.test.ts), not the minimal page', async () => {
       const res = await s.raw('GET', '/graphql', { headers: { accept: 'text/html' } });
-      expect(res.headers.get('content-type') ?? '').not.toMatch(/html/);
+      expect(res.text).not.toContain('Lookout GraphQL');
     });
   });
 

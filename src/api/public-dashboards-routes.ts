@@ -53,7 +53,7 @@ export function publicDashboardsRoutes(app: Api, { dashboardPages: pages }: ApiC
   app.get('/', {
     schema: {
       operationId: 'getCustomDomainDashboardPage', tags, summary: 'A dashboard page on its custom domain (no API key)',
-      description: `Answers for a request whose Host header is a dashboard's customDomain (any case, port ignored); 404 for any other host. ${PAGE}`,
+      description: `Answers for a request whose Host header is a dashboard's customDomain (any case, port ignored). On any other host a browser (Accept: text/html) gets the web console, anything else a 404. ${PAGE}`,
       querystring: DashboardPageQuery, response: responses({ 200: nonJson('The dashboard page', ['text/html']) }, 404),
     },
     config: { public: true },

@@ -35,6 +35,7 @@ import { publicStatusPagesRoutes } from './public-status-pages-routes.js';
 import { projectsRoutes } from './projects-routes.js';
 import { projectResourcesRoutes } from './project-resources-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { consoleRoutes } from './console-routes.js';
 
 /** Every REST route module, registered in this order. */
 export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
@@ -74,4 +75,6 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   projectsRoutes,
   projectResourcesRoutes,
   metricsRoutes,
+  // Last: its hook defers to the hooks above (a status page's custom domain answers its own `/`).
+  consoleRoutes,
 ];
