@@ -100,6 +100,7 @@ async function serve(): Promise<void> {
     process.stdout.write(
       `\n  Lookout created an account and an API key. Save the key now: it is not shown again.\n\n` +
         `    Account id: ${bootstrap.accountId}\n    API key:    ${bootstrap.apiKey}\n\n` +
+        `  Open the console at ${url.replace('0.0.0.0', 'localhost')}/ and sign in with the key.\n` +
         `  Try: curl -H "Authorization: Bearer ${bootstrap.apiKey}" ${url.replace('0.0.0.0', 'localhost')}/v1/checks\n` +
         `  Lost the key? Make another: lookout keys create --account ${bootstrap.accountId}\n\n`,
     );

@@ -1,0 +1,61 @@
+import { useId } from 'react';
+import { CheckDetail } from './check-detail.js';
+import { CheckForm } from './check-form.js';
+import { CheckList } from './check-list.js';
+import { Link } from './link.js';
+import { Overview } from './overview.js';
+import { useRoute } from './use-route.js';
+import { useTheme, type Theme } from './use-theme.js';
+import { Variables } from './variables.js';
+
+/** Header, navigation and the screen the path names. */
+export function Shell({ onSignOut }: { onSignOut(): void }) {
+  const { path } = useRoute();
+  const [theme, setTheme] = useTheme();
+  const themeId = useId();
+  const section = path === '/' ? 'overview' : path.startsWith('/checks') ? 'checks' : path === '/variables' ? 'variables' : '';
+  return (
+    <>
+      <a className="skip-link" href="#content">Skip to content</a>
+      <header className="topbar">
+        <Link to="/" className="topbar__brand">Lookout</Link>
+        <nav aria-label="Main">
+          <Link to="/" aria-current={section === 'overview' ? 'page' : undefined}>Overview</Link>
+          <Link to="/checks" aria-current={section === 'checks' ? 'page' : undefined}>Checks</Link>
+          <Link to="/checks/new">New check</Link>
+          <Link to="/variables" aria-current={section === 'variables' ? 'page' : undefined}>Variables</Link>
+          <a href="/graphql">GraphiQL</a>
+        </nav>
+        <div className="topbar__tools">
+          <label htmlFor={themeId} className="visually-hidden">Colour theme</label>
+          <select id={themeId} value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
+            <option value="system">System theme</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+          <button type="button" className="button" onClick={onSignOut}>Sign out</button>
+        </div>
+      </header>
+      <main id="content" tabIndex={-1}>
+        <Screen path={path} />
+      </main>
+    </>
+  );
+}
+
+function Screen({ path }: { path: string }) {
+  if (path === '/' || path === '') return <Overview />;
+  if (path === '/checks' || path === '/checks/') return <CheckList />;
+  if (path === '/checks/new') return <CheckForm />;
+  if (path === '/variables') return <Variables />;
+  const edit = /^\/checks\/([^/]+)\/edit$/.exec(path);
+  if (edit) return <CheckForm id={decodeURIComponent(edit[1]!)} />;
+  const detail = /^\/checks\/([^/]+)$/.exec(path);
+  if (detail) return <CheckDetail id={decodeURIComponent(detail[1]!)} />;
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>No console page lives at {path}. <Link to="/">Go to the overview</Link>.</p>
+    </section>
+  );
+}
