@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import net, { type AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryEventBus } from '../src/events/create-memory-event-bus.js';
@@ -11,6 +9,7 @@ import { createRunRecorder } from '../src/runner/create-run-recorder.js';
 import type { Store } from '../src/store/create-store.js';
 import { BACKENDS } from './support/backends.js';
 import { startHttpReceiver, type HttpReceiver } from './support/http-receiver.js';
+import { freePort, startRedis, stopRedis } from './support/redis-server.js';
 import { createManualClock, type ManualClock } from './support/manual-clock.js';
 import { probe, runnable, testRecorder } from './support/run-results.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
@@ -203,36 +202,6 @@ describe.each(BACKENDS)('alert evaluation from the outbox on $name', (backend) =
     });
   });
 });
-
-/** A free loopback port (the moment it is read; good enough for a test's own Redis). */
-async function freePort(): Promise<number> {
-  const probeServer = net.createServer().listen(0, '127.0.0.1');
-  await once(probeServer, 'listening');
-  const { port } = probeServer.address() as AddressInfo;
-  await new Promise((resolve) => probeServer.close(resolve));
-  return port;
-}
-
-/** A throwaway redis-server on `port`, resolved once it accepts connections. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
-  });
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
-}
 
 // Needs redis-server; runs where the Redis suites run (TEST_REDIS_URL set), on a Redis of its own it can stop.
 describe.skipIf(!process.env.TEST_REDIS_URL).each(BACKENDS)('alert evaluation across a Redis restart on $name', (backend) => {

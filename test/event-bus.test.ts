@@ -4,6 +4,8 @@ import type { EventBus } from '../src/events/event-bus.js';
 import { createMemoryEventBus } from '../src/events/create-memory-event-bus.js';
 import { createRedisEventBus } from '../src/events/create-redis-event-bus.js';
 import type { EventOf, LookoutEvent } from '../src/events/lookout-event.js';
+import { freePort, startRedis, stopRedis } from './support/redis-server.js';
+import { until } from './support/until.js';
 
 interface BusFactory {
   name: string;
@@ -91,4 +93,38 @@ describe.each(factories)('event bus ($name)', (factory) => {
     await publisher.publish(result(7));
     expect(await got).toMatchObject({ checkId: 'c7' });
   });
+});
+
+// Needs redis-server; runs where the Redis suites run, on a Redis of its own it can stop.
+describe.skipIf(!process.env.TEST_REDIS_URL)('Redis event bus across an outage', () => {
+  it('subscribes to an event type first asked for while Redis was down, once Redis is back, without an unhandled rejection', async () => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    const url = `redis://127.0.0.1:${port}`;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const publisher = await createRedisEventBus({ url });
+    const subscriber = await createRedisEventBus({ url });
+    try {
+      await stopRedis(redis);
+      await expect(subscriber.ping!()).rejects.toThrow();
+      const got: LookoutEvent[] = [];
+      subscriber.subscribe('checkResultCreated', (e) => got.push(e));
+      // ioredis gives the SUBSCRIBE up after its retries: ready() settles without subscribing.
+      await subscriber.ready();
+      redis = await startRedis(port);
+      // Published until the subscriber, resubscribed after reconnecting, hears one.
+      await until(async () => {
+        await publisher.publish(result(1)).catch(() => {});
+        return got.length > 0;
+      }, 'the event type to be subscribed again after the outage');
+      expect(got[0]).toEqual(result(1));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await Promise.all([publisher.close(), subscriber.close()]);
+      await stopRedis(redis);
+    }
+  }, 60_000);
 });

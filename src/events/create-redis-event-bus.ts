@@ -28,6 +28,29 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   const pending = new Set<Promise<unknown>>();
   let closed = false;
 
+  /**
+   * SUBSCRIBE of one event type. It fails when Redis is down long enough for ioredis to give up,
+   * and ioredis resubscribes on reconnect only to channels it had: a failed one is asked again
+   * once the connection is back, so no event type stays deaf after an outage.
+   */
+  const unsubscribed = new Set<LookoutEventType>();
+  function subscribeChannel(type: LookoutEventType): void {
+    const p = sub.subscribe(prefix + type).then(
+      () => {
+        unsubscribed.delete(type);
+      },
+      (err: unknown) => {
+        if (closed) return;
+        unsubscribed.add(type);
+        options.logger?.warn({ err, type }, 'subscribing to an event type failed; retried once Redis is back');
+      },
+    ).finally(() => pending.delete(p));
+    pending.add(p);
+  }
+  sub.on('ready', () => {
+    for (const type of [...unsubscribed]) if (handlers.has(type)) subscribeChannel(type);
+  });
+
   sub.on('message', (channel: string, message: string) => {
     const type = channel.slice(prefix.length) as LookoutEventType;
     let event: LookoutEvent;
@@ -55,8 +78,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
       let set = handlers.get(type);
       if (!set) {
         handlers.set(type, (set = new Set()));
-        const p = sub.subscribe(prefix + type).finally(() => pending.delete(p));
-        pending.add(p);
+        subscribeChannel(type);
       }
       set.add(handler);
       return () => {
