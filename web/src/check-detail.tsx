@@ -6,6 +6,8 @@ import { CheckStatusBadge } from './check-status-badge.js';
 import { ErrorNotice } from './error-notice.js';
 import { Link } from './link.js';
 import { formatDuration, formatPercent, percentileLabel } from './lib/format-duration.js';
+import { CHANNEL_TYPE_LABELS, type ChannelType } from './lib/alert-channel-form.js';
+import { isFormCheckType } from './lib/check-form.js';
 import { formatRelativeTime } from './lib/relative-time.js';
 import { ResultDetail } from './result-detail.js';
 import { useLiveRefresh } from './use-live-refresh.js';
@@ -19,9 +21,13 @@ const CheckQuery = graphql(`
       id checkId name checkType activated muted tags locations privateLocations frequency frequencyOffset description
       createdAt updatedAt
       group { id name }
+      alertChannels { id type }
       ... on ApiCheck { request { method url } degradedResponseTime maxResponseTime }
       ... on UrlCheck { urlRequest: request { url } degradedResponseTime maxResponseTime }
       ... on TcpCheck { tcpRequest: request { hostname port } degradedResponseTime maxResponseTime }
+      ... on DnsCheck { dnsRequest: request { query recordType nameServer } degradedResponseTime maxResponseTime }
+      ... on IcmpCheck { icmpRequest: request { hostname pingCount } degradedResponseTime maxResponseTime }
+      ... on HeartbeatCheck { heartbeat { period periodUnit grace graceUnit pingUrl } }
       status { checkId health hasFailures hasErrors isDegraded longestRun shortestRun lastRunLocation sslDaysRemaining updatedAt idle { code message } }
       analyticsSummary { values { metric value } }
       analytics(metrics: $metrics, quickRange: LAST_24_HOURS, aggregationInterval: 30) {
@@ -50,7 +56,7 @@ const ArchiveErrorGroup = graphql(`
 
 /** One check: settings, live status, percentiles, results (one opened), error groups, alerts, actions. */
 export function CheckDetail({ id }: { id: string }) {
-  const [{ data, error }, reexecute] = useQuery({ query: CheckQuery, variables: { id, metrics: PERCENTILE_METRICS } });
+  const [{ data, error }, reexecute] = useQuery({ query: CheckQuery, variables: { id, metrics: PERCENTILE_METRICS }, requestPolicy: 'cache-and-network' });
   const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
   useLiveRefresh(refresh, 2000);
   const [run, runCheck] = useMutation(RunCheck);
@@ -76,7 +82,10 @@ export function CheckDetail({ id }: { id: string }) {
   };
   const target = 'request' in check && check.request ? `${check.request.method} ${check.request.url}`
     : 'urlRequest' in check && check.urlRequest ? check.urlRequest.url
-      : 'tcpRequest' in check && check.tcpRequest ? `${check.tcpRequest.hostname}:${check.tcpRequest.port}` : null;
+      : 'tcpRequest' in check && check.tcpRequest ? `${check.tcpRequest.hostname}:${check.tcpRequest.port}`
+        : 'dnsRequest' in check && check.dnsRequest ? `${check.dnsRequest.recordType} ${check.dnsRequest.query}${check.dnsRequest.nameServer ? ` @${check.dnsRequest.nameServer}` : ''}`
+          : 'icmpRequest' in check && check.icmpRequest ? `ping ${check.icmpRequest.hostname} ×${check.icmpRequest.pingCount}`
+            : 'heartbeat' in check && check.heartbeat ? check.heartbeat.pingUrl ?? null : null;
   const summary = new Map((check.analyticsSummary?.values ?? []).map((v) => [v.metric, v.value]));
   const selected = openResult ?? check.results.nodes[0]?.id ?? null;
 
@@ -96,7 +105,7 @@ export function CheckDetail({ id }: { id: string }) {
         <button type="button" className="button" onClick={() => (check.activated
           ? act('Deactivate', () => deactivate({ id: check.id }), (d) => d?.deactivateCheck?.userErrors)
           : act('Activate', () => activate({ id: check.id }), (d) => d?.activateCheck?.userErrors))}>{check.activated ? 'Deactivate' : 'Activate'}</button>
-        {check.checkType === 'API' && <Link to={`/checks/${encodeURIComponent(check.id)}/edit`} className="button">Edit</Link>}
+        {isFormCheckType(check.checkType) && <Link to={`/checks/${encodeURIComponent(check.id)}/edit`} className="button">Edit</Link>}
       </div>
       {message && <p role="status" className="muted">{message}</p>}
       {check.status?.idle && <p className="form-error" role="alert">{check.status.idle.message}</p>}
@@ -106,13 +115,16 @@ export function CheckDetail({ id }: { id: string }) {
           <h2 id="settings-title">Settings</h2>
           <dl className="settings">
             <dt>Type</dt><dd>{check.checkType}</dd>
-            {target && <><dt>Target</dt><dd className="mono">{target}</dd></>}
+            {target && <><dt>{'heartbeat' in check ? 'Ping URL' : 'Target'}</dt><dd className="mono">{target}</dd></>}
+            {'heartbeat' in check && check.heartbeat && <><dt>Expected</dt><dd>every {check.heartbeat.period} {check.heartbeat.periodUnit}, {check.heartbeat.grace} {check.heartbeat.graceUnit} grace</dd></>}
             <dt>Runs</dt><dd>{check.frequency ? `every ${check.frequency} min` : `every ${check.frequencyOffset ?? 10} s`}{check.activated ? '' : ' (deactivated)'}</dd>
             <dt>Locations</dt><dd>{[...check.locations, ...check.privateLocations].join(', ') || 'none'}</dd>
             <dt>Tags</dt><dd>{check.tags.join(', ') || 'none'}</dd>
-            {check.group && <><dt>Group</dt><dd>{check.group.name}</dd></>}
+            {check.group && <><dt>Group</dt><dd><Link to={`/groups/${encodeURIComponent(check.group.id)}`}>{check.group.name}</Link></dd></>}
             {'degradedResponseTime' in check && <><dt>Degraded after</dt><dd>{formatDuration(check.degradedResponseTime)}</dd></>}
             {'maxResponseTime' in check && <><dt>Fails after</dt><dd>{formatDuration(check.maxResponseTime)}</dd></>}
+            <dt>Alert channels</dt>
+            <dd>{check.alertChannels.length ? check.alertChannels.map((c) => CHANNEL_TYPE_LABELS[c.type as ChannelType] ?? c.type).join(', ') : 'none'} · <Link to="/alert-channels">Manage</Link></dd>
             <dt>Notifications</dt><dd>{check.muted ? 'muted' : 'on'}</dd>
             {check.description && <><dt>Description</dt><dd>{check.description}</dd></>}
           </dl>

@@ -1,51 +1,101 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useClient, useQuery, type AnyVariables, type TypedDocumentNode } from 'urql';
 import { graphql } from './__generated__/gql.js';
-import type { ApiCheckInput } from './__generated__/graphql.js';
 import { ErrorNotice } from './error-notice.js';
 import { Link } from './link.js';
-import { API_CHECK_FORM_FIELDS, apiCheckFormValues, apiCheckInput, EMPTY_API_CHECK_FORM, type ApiCheckFormValues, type AssertionLike } from './lib/api-check-form.js';
-import { fieldErrors, type FieldErrors } from './lib/user-errors.js';
-import { navigate } from './use-route.js';
+import type { AssertionLike } from './lib/api-check-form.js';
+import {
+  CHECK_FORM_FIELDS, CHECK_TYPE_LABELS, checkFormErrors, checkFormValues, checkInput, DNS_PROTOCOLS, DNS_RECORD_TYPES, EMPTY_CHECK_FORM, FORM_CHECK_TYPES, HTTP_METHODS,
+  IP_FAMILIES, isFormCheckType, storedAssertions, TIME_UNITS, type CheckFormValues, type FormCheckType, type StoredCheck,
+} from './lib/check-form.js';
+import { type FieldErrors, type UserErrorLike } from './lib/user-errors.js';
+import { navigate, useRoute } from './use-route.js';
 
 const CheckFormQuery = graphql(`
   query ConsoleCheckForm($id: ID!, $editing: Boolean!) {
     locations { region name }
+    checkGroups(first: 100) { nodes { id name } }
     check(id: $id) @include(if: $editing) {
-      id name activated frequency locations tags checkType
-      ... on ApiCheck { degradedResponseTime maxResponseTime request { method url assertions { source property comparison target regex } } }
+      id name activated frequency locations tags checkType description
+      group { id }
+      ... on ApiCheck { degradedResponseTime maxResponseTime apiRequest: request { method url assertions { source property comparison target regex } } }
+      ... on UrlCheck { degradedResponseTime maxResponseTime urlRequest: request { url followRedirects skipSSL assertions { source property comparison target regex } } }
+      ... on TcpCheck { degradedResponseTime maxResponseTime tcpRequest: request { hostname port data ipFamily assertions { source property comparison target regex } } }
+      ... on DnsCheck { degradedResponseTime maxResponseTime dnsRequest: request { query recordType nameServer port protocol assertions { source property comparison target regex } } }
+      ... on IcmpCheck { degradedResponseTime maxResponseTime icmpRequest: request { hostname ipFamily pingCount assertions { source property comparison target regex } } }
+      ... on HeartbeatCheck { heartbeat { period periodUnit grace graceUnit pingUrl } }
+      ... on BrowserCheck { script }
+      ... on MultiStepCheck { script }
     }
   }
 `);
 
-const CreateApiCheck = graphql(`
-  mutation ConsoleCreateApiCheck($input: ApiCheckInput!) {
-    createApiCheck(input: $input) { check { id name } userErrors { field code message } }
-  }
-`);
-const UpdateApiCheck = graphql(`
-  mutation ConsoleUpdateApiCheck($id: ID!, $input: ApiCheckInput!) {
-    updateApiCheck(id: $id, input: $input) { check { id name } userErrors { field code message } }
+// What a saved check answers: the fields the form and the detail show, so the cache holds them afresh.
+graphql(`
+  fragment ConsoleSavedCheck on Check {
+    id name activated muted frequency frequencyOffset locations privateLocations tags checkType description updatedAt
+    group { id name }
+    ... on ApiCheck { degradedResponseTime maxResponseTime request { method url assertions { source property comparison target regex } } }
+    ... on UrlCheck { degradedResponseTime maxResponseTime urlRequest: request { url followRedirects skipSSL assertions { source property comparison target regex } } }
+    ... on TcpCheck { degradedResponseTime maxResponseTime tcpRequest: request { hostname port data ipFamily assertions { source property comparison target regex } } }
+    ... on DnsCheck { degradedResponseTime maxResponseTime dnsRequest: request { query recordType nameServer port protocol assertions { source property comparison target regex } } }
+    ... on IcmpCheck { degradedResponseTime maxResponseTime icmpRequest: request { hostname ipFamily pingCount assertions { source property comparison target regex } } }
+    ... on HeartbeatCheck { heartbeat { period periodUnit grace graceUnit pingUrl } }
+    ... on BrowserCheck { script }
+    ... on MultiStepCheck { script }
   }
 `);
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+const Create = {
+  API: graphql(`mutation ConsoleCreateApiCheck($input: ApiCheckInput!) { createApiCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  URL: graphql(`mutation ConsoleCreateUrlCheck($input: UrlCheckInput!) { createUrlCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  TCP: graphql(`mutation ConsoleCreateTcpCheck($input: TcpCheckInput!) { createTcpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  DNS: graphql(`mutation ConsoleCreateDnsCheck($input: DnsCheckInput!) { createDnsCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  ICMP: graphql(`mutation ConsoleCreateIcmpCheck($input: IcmpCheckInput!) { createIcmpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  HEARTBEAT: graphql(`mutation ConsoleCreateHeartbeatCheck($input: HeartbeatCheckInput!) { createHeartbeatCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  BROWSER: graphql(`mutation ConsoleCreateBrowserCheck($input: BrowserCheckInput!) { createBrowserCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  MULTI_STEP: graphql(`mutation ConsoleCreateMultiStepCheck($input: MultiStepCheckInput!) { createMultiStepCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+};
+const Update = {
+  API: graphql(`mutation ConsoleUpdateApiCheck($id: ID!, $input: ApiCheckInput!) { updateApiCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  URL: graphql(`mutation ConsoleUpdateUrlCheck($id: ID!, $input: UrlCheckInput!) { updateUrlCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  TCP: graphql(`mutation ConsoleUpdateTcpCheck($id: ID!, $input: TcpCheckInput!) { updateTcpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  DNS: graphql(`mutation ConsoleUpdateDnsCheck($id: ID!, $input: DnsCheckInput!) { updateDnsCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  ICMP: graphql(`mutation ConsoleUpdateIcmpCheck($id: ID!, $input: IcmpCheckInput!) { updateIcmpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  HEARTBEAT: graphql(`mutation ConsoleUpdateHeartbeatCheck($id: ID!, $input: HeartbeatCheckInput!) { updateHeartbeatCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  BROWSER: graphql(`mutation ConsoleUpdateBrowserCheck($id: ID!, $input: BrowserCheckInput!) { updateBrowserCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  MULTI_STEP: graphql(`mutation ConsoleUpdateMultiStepCheck($id: ID!, $input: MultiStepCheckInput!) { updateMultiStepCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+};
+
+type Payload = { check?: { id: string; name: string } | null; userErrors: readonly UserErrorLike[] };
+
 const NO_ERRORS: FieldErrors = { byField: {}, general: [] };
 
-/** Creates an API check, or edits one (`id`); the API's userErrors show on the fields they name. */
+const SCRIPT_PLACEHOLDER: Partial<Record<FormCheckType, string>> = {
+  BROWSER: "const { test, expect } = require('@playwright/test');\n\ntest('home page', async ({ page }) => {\n  await page.goto('https://example.com');\n});",
+  MULTI_STEP: "const { test, expect } = require('@playwright/test');\n\ntest('api flow', async ({ request }) => {\n  const response = await request.get('https://example.com/api');\n  expect(response.ok()).toBeTruthy();\n});",
+};
+
+/** Creates a check of any runnable type (`?type=TCP` preselects one), or edits one (`id`); the API's userErrors show on the fields they name. */
 export function CheckForm({ id }: { id?: string }) {
   const editing = id !== undefined;
+  const { search } = useRoute();
+  const client = useClient();
   const [{ data, error }] = useQuery({ query: CheckFormQuery, variables: { id: id ?? '', editing } });
-  const [values, setValues] = useState<ApiCheckFormValues>(EMPTY_API_CHECK_FORM);
+  const [values, setValues] = useState<CheckFormValues>(() => {
+    const requested = new URLSearchParams(search).get('type') ?? '';
+    return { ...EMPTY_CHECK_FORM, checkType: isFormCheckType(requested) ? requested : 'API' };
+  });
   const [existingAssertions, setExistingAssertions] = useState<readonly AssertionLike[]>([]);
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
-  const [create, createApiCheck] = useMutation(CreateApiCheck);
-  const [update, updateApiCheck] = useMutation(UpdateApiCheck);
-  const loadedCheck = data?.check;
+  const [busy, setBusy] = useState(false);
+  const loadedCheck = data?.check as StoredCheck | null | undefined;
   useEffect(() => {
-    if (loadedCheck && 'request' in loadedCheck && loadedCheck.request) {
-      setValues(apiCheckFormValues(loadedCheck as Parameters<typeof apiCheckFormValues>[0]));
-      setExistingAssertions(loadedCheck.request.assertions);
+    if (!loadedCheck) return;
+    const loaded = checkFormValues(loadedCheck);
+    if (loaded) {
+      setValues(loaded);
+      setExistingAssertions(storedAssertions(loadedCheck));
     }
   }, [loadedCheck]);
   const firstLocation = data?.locations[0]?.region;
@@ -56,27 +106,32 @@ export function CheckForm({ id }: { id?: string }) {
 
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
-  if (editing && (!loadedCheck || loadedCheck.checkType !== 'API')) {
-    return <section><h1>Cannot edit this check here</h1><p>The console edits API checks; this one is {loadedCheck ? `a ${loadedCheck.checkType} check` : 'not found'}. <Link to="/checks">Back to the checks</Link>.</p></section>;
+  if (editing && (!loadedCheck || !isFormCheckType(loadedCheck.checkType))) {
+    return <section><h1>Cannot edit this check here</h1><p>The console edits {FORM_CHECK_TYPES.map((t) => CHECK_TYPE_LABELS[t]).join(', ')} checks; this one is {loadedCheck ? `a ${loadedCheck.checkType} check, deployed from code` : 'not found'}. <Link to="/checks">Back to the checks</Link>.</p></section>;
   }
-  const busy = create.fetching || update.fetching;
-  const set = <K extends keyof ApiCheckFormValues>(key: K, value: ApiCheckFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const type = values.checkType;
+  const fields = CHECK_FORM_FIELDS[type];
+  const set = <K extends keyof CheckFormValues>(key: K, value: CheckFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const text = (key: keyof CheckFormValues) => ({ value: values[key] as string, onChange: (e: { target: { value: string } }) => set(key, e.target.value as never) });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const input = apiCheckInput(values, existingAssertions) as ApiCheckInput;
-    const result = editing ? await updateApiCheck({ id: id!, input }) : await createApiCheck({ input });
+    const input = checkInput(values, { editing, existingAssertions });
+    setBusy(true);
+    const mutation = (editing ? Update[type] : Create[type]) as TypedDocumentNode<Record<string, Payload>, AnyVariables>;
+    const result = await client.mutation(mutation, editing ? { id, input } : { input }).toPromise();
+    setBusy(false);
     if (result.error) {
       setErrors({ byField: {}, general: [result.error.message] });
       return;
     }
-    const payload = result.data && ('updateApiCheck' in result.data ? result.data.updateApiCheck : 'createApiCheck' in result.data ? result.data.createApiCheck : null);
+    const payload = result.data ? Object.values(result.data)[0] : undefined;
     if (!payload) return;
     if (payload.userErrors.length) {
-      const found = fieldErrors(payload.userErrors, API_CHECK_FORM_FIELDS);
+      const found = checkFormErrors(payload.userErrors, type);
       setErrors(found);
       // Take the reader to the first problem.
-      const first = API_CHECK_FORM_FIELDS.find((f) => found.byField[f]);
+      const first = fields.find((f) => found.byField[f]);
       document.querySelector<HTMLElement>(first ? `[data-field="${first}"]` : '.form-error')?.focus();
       return;
     }
@@ -84,42 +139,159 @@ export function CheckForm({ id }: { id?: string }) {
     if (payload.check) navigate(`/checks/${encodeURIComponent(payload.check.id)}`);
   }
 
+  const scheduled = type !== 'HEARTBEAT';
+  const timed = ['API', 'URL', 'TCP', 'DNS', 'ICMP'].includes(type);
   return (
     <section aria-labelledby="form-title">
       <p><Link to={editing ? `/checks/${encodeURIComponent(id!)}` : '/checks'}>← {editing ? 'Back to the check' : 'Checks'}</Link></p>
-      <h1 id="form-title">{editing ? `Edit ${loadedCheck?.name}` : 'New API check'}</h1>
-      <form className="card check-form" onSubmit={submit} noValidate>
+      <h1 id="form-title">{editing ? `Edit ${loadedCheck?.name}` : `New ${CHECK_TYPE_LABELS[type].replace(/ \(.*\)$/, '')} check`}</h1>
+      <form className="card check-form" onSubmit={submit} noValidate data-check-type={type}>
         {errors.general.length > 0 && <div className="form-error" role="alert" tabIndex={-1}>{errors.general.map((m) => <p key={m}>{m}</p>)}</div>}
-        <Field label="Name" field="name" errors={errors}>
-          {(props) => <input {...props} value={values.name} onChange={(e) => set('name', e.target.value)} />}
+        {editing ? <p className="muted">Type: {CHECK_TYPE_LABELS[type]}</p> : (
+          <Field label="Check type" field="checkType" errors={errors}>
+            {(props) => (
+              <select {...props} value={type} onChange={(e) => {
+                set('checkType', e.target.value as FormCheckType);
+                setErrors(NO_ERRORS);
+                navigate(`/checks/new?type=${e.target.value}`, { replace: true });
+              }}>
+                {FORM_CHECK_TYPES.map((t) => <option key={t} value={t}>{CHECK_TYPE_LABELS[t]}</option>)}
+              </select>
+            )}
+          </Field>
+        )}
+        <Field label="Name" field="name" errors={errors}>{(props) => <input {...props} {...text('name')} />}</Field>
+
+        {type === 'API' && (
+          <>
+            <div className="field-row">
+              <Field label="Method" field="request.method" errors={errors}>
+                {(props) => <select {...props} {...text('method')}>{HTTP_METHODS.map((m) => <option key={m}>{m}</option>)}</select>}
+              </Field>
+              <Field label="URL" field="request.url" errors={errors} grow>
+                {(props) => <input {...props} type="url" inputMode="url" placeholder="https://example.com/health" {...text('url')} />}
+              </Field>
+            </div>
+            <Field label="Expected status code" field="request.assertions" errors={errors} hint="Leave empty for no status assertion.">
+              {(props) => <input {...props} inputMode="numeric" {...text('expectedStatus')} />}
+            </Field>
+          </>
+        )}
+        {type === 'URL' && (
+          <>
+            <Field label="URL" field="request.url" errors={errors}>
+              {(props) => <input {...props} type="url" inputMode="url" placeholder="https://example.com" {...text('url')} />}
+            </Field>
+            <label className="checkbox"><input type="checkbox" name="request.followRedirects" checked={values.followRedirects} onChange={(e) => set('followRedirects', e.target.checked)} /> Follow redirects</label>
+            <label className="checkbox"><input type="checkbox" name="request.skipSSL" checked={values.skipSSL} onChange={(e) => set('skipSSL', e.target.checked)} /> Ignore TLS certificate errors</label>
+          </>
+        )}
+        {(type === 'TCP' || type === 'ICMP') && (
+          <div className="field-row">
+            <Field label="Host" field="request.hostname" errors={errors} grow>
+              {(props) => <input {...props} placeholder="db.example.com" autoCapitalize="off" spellCheck={false} {...text('hostname')} />}
+            </Field>
+            {type === 'TCP' && (
+              <Field label="Port" field="request.port" errors={errors}>
+                {(props) => <input {...props} inputMode="numeric" {...text('port')} />}
+              </Field>
+            )}
+            {type === 'ICMP' && (
+              <Field label="Pings per run" field="request.pingCount" errors={errors} hint="1 to 50; empty for the default.">
+                {(props) => <input {...props} inputMode="numeric" {...text('pingCount')} />}
+              </Field>
+            )}
+            <Field label="IP version" field="request.ipFamily" errors={errors}>
+              {(props) => <select {...props} {...text('ipFamily')}>{IP_FAMILIES.map((f) => <option key={f}>{f}</option>)}</select>}
+            </Field>
+          </div>
+        )}
+        {type === 'TCP' && (
+          <Field label="Data sent" field="request.data" errors={errors} hint="Optional: written once the connection opens.">
+            {(props) => <textarea {...props} rows={3} className="mono" {...text('data')} />}
+          </Field>
+        )}
+        {type === 'DNS' && (
+          <>
+            <div className="field-row">
+              <Field label="Name queried" field="request.query" errors={errors} grow>
+                {(props) => <input {...props} placeholder="example.com" autoCapitalize="off" spellCheck={false} {...text('query')} />}
+              </Field>
+              <Field label="Record type" field="request.recordType" errors={errors}>
+                {(props) => <select {...props} {...text('recordType')}>{DNS_RECORD_TYPES.map((r) => <option key={r}>{r}</option>)}</select>}
+              </Field>
+            </div>
+            <div className="field-row">
+              <Field label="Name server" field="request.nameServer" errors={errors} grow hint="Empty for the system resolver.">
+                {(props) => <input {...props} placeholder="1.1.1.1" autoCapitalize="off" spellCheck={false} {...text('nameServer')} />}
+              </Field>
+              <Field label="Port" field="request.port" errors={errors} hint="Empty for 53.">
+                {(props) => <input {...props} inputMode="numeric" {...text('port')} />}
+              </Field>
+              <Field label="Protocol" field="request.protocol" errors={errors}>
+                {(props) => <select {...props} {...text('protocol')}>{DNS_PROTOCOLS.map((p) => <option key={p}>{p}</option>)}</select>}
+              </Field>
+            </div>
+          </>
+        )}
+        {type === 'HEARTBEAT' && (
+          <>
+            <div className="field-row">
+              <Field label="Expected every" field="heartbeat.period" errors={errors}>
+                {(props) => <input {...props} inputMode="numeric" {...text('period')} />}
+              </Field>
+              <Field label="Period unit" field="heartbeat.periodUnit" errors={errors}>
+                {(props) => <select {...props} {...text('periodUnit')}>{TIME_UNITS.map((u) => <option key={u}>{u}</option>)}</select>}
+              </Field>
+              <Field label="Grace" field="heartbeat.grace" errors={errors}>
+                {(props) => <input {...props} inputMode="numeric" {...text('grace')} />}
+              </Field>
+              <Field label="Grace unit" field="heartbeat.graceUnit" errors={errors}>
+                {(props) => <select {...props} {...text('graceUnit')}>{TIME_UNITS.map((u) => <option key={u}>{u}</option>)}</select>}
+              </Field>
+            </div>
+            {data.check && 'heartbeat' in data.check && data.check.heartbeat.pingUrl
+              ? <p className="hint">Ping URL: <code className="mono">{data.check.heartbeat.pingUrl}</code></p>
+              : <p className="hint">The ping URL is shown once the check is created.</p>}
+          </>
+        )}
+        {(type === 'BROWSER' || type === 'MULTI_STEP') && (
+          <Field label="Script" field="script" errors={errors} hint="A Playwright test file (JavaScript).">
+            {(props) => <textarea {...props} rows={14} className="mono script-editor" spellCheck={false} placeholder={SCRIPT_PLACEHOLDER[type]} {...text('script')} />}
+          </Field>
+        )}
+
+        {scheduled && (
+          <div className="field-row">
+            <Field label="Frequency (minutes)" field="frequency" errors={errors}>
+              {(props) => <input {...props} type="number" min={0} {...text('frequency')} />}
+            </Field>
+            {timed && (
+              <>
+                <Field label="Degraded after (ms)" field="degradedResponseTime" errors={errors}>
+                  {(props) => <input {...props} type="number" min={0} {...text('degradedResponseTime')} />}
+                </Field>
+                <Field label="Fails after (ms)" field="maxResponseTime" errors={errors}>
+                  {(props) => <input {...props} type="number" min={0} {...text('maxResponseTime')} />}
+                </Field>
+              </>
+            )}
+          </div>
+        )}
+        <Field label="Tags" field="tags" errors={errors} hint="Separated by commas.">{(props) => <input {...props} {...text('tags')} />}</Field>
+        <Field label="Group" field="group" errors={errors}>
+          {(props) => (
+            <select {...props} {...text('group')}>
+              <option value="">No group</option>
+              {data.checkGroups.nodes.map((g) => <option key={g.id} value={g.id}>{g.name}</option>)}
+            </select>
+          )}
         </Field>
-        <div className="field-row">
-          <Field label="Method" field="request.method" errors={errors}>
-            {(props) => <select {...props} value={values.method} onChange={(e) => set('method', e.target.value)}>{METHODS.map((m) => <option key={m}>{m}</option>)}</select>}
-          </Field>
-          <Field label="URL" field="request.url" errors={errors} grow>
-            {(props) => <input {...props} type="url" inputMode="url" placeholder="https://example.com/health" value={values.url} onChange={(e) => set('url', e.target.value)} />}
-          </Field>
-        </div>
-        <Field label="Expected status code" field="request.assertions" errors={errors} hint="Leave empty for no status assertion.">
-          {(props) => <input {...props} inputMode="numeric" value={values.expectedStatus} onChange={(e) => set('expectedStatus', e.target.value)} />}
+        <Field label="Description" field="description" errors={errors} hint="Optional, up to 500 characters.">
+          {(props) => <textarea {...props} rows={2} {...text('description')} />}
         </Field>
-        <div className="field-row">
-          <Field label="Frequency (minutes)" field="frequency" errors={errors}>
-            {(props) => <input {...props} type="number" min={0} value={values.frequency} onChange={(e) => set('frequency', e.target.value)} />}
-          </Field>
-          <Field label="Degraded after (ms)" field="degradedResponseTime" errors={errors}>
-            {(props) => <input {...props} type="number" min={0} value={values.degradedResponseTime} onChange={(e) => set('degradedResponseTime', e.target.value)} />}
-          </Field>
-          <Field label="Fails after (ms)" field="maxResponseTime" errors={errors}>
-            {(props) => <input {...props} type="number" min={0} value={values.maxResponseTime} onChange={(e) => set('maxResponseTime', e.target.value)} />}
-          </Field>
-        </div>
-        <Field label="Tags" field="tags" errors={errors} hint="Separated by commas.">
-          {(props) => <input {...props} value={values.tags} onChange={(e) => set('tags', e.target.value)} />}
-        </Field>
-        <LocationsField locations={data.locations} selected={values.locations} errors={errors.byField.locations} onChange={(locations) => set('locations', locations)} />
-        <label className="checkbox"><input type="checkbox" checked={values.activated} onChange={(e) => set('activated', e.target.checked)} /> Run on schedule (activated)</label>
+        {scheduled && <LocationsField locations={data.locations} selected={values.locations} errors={errors.byField.locations} onChange={(locations) => set('locations', locations)} />}
+        <label className="checkbox"><input type="checkbox" checked={values.activated} onChange={(e) => set('activated', e.target.checked)} /> {scheduled ? 'Run on schedule (activated)' : 'Activated'}</label>
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Saving…' : editing ? 'Save check' : 'Create check'}</button>
         </div>
@@ -137,7 +309,7 @@ interface FieldProps {
 }
 
 /** A labelled control with its hint and the API's messages about it (announced, and tied to the input). */
-function Field({ label, field, errors, hint, grow, children }: { label: string; field: string; errors: FieldErrors; hint?: string; grow?: boolean; children(props: FieldProps): ReactNode }) {
+export function Field({ label, field, errors, hint, grow, children }: { label: string; field: string; errors: FieldErrors; hint?: string; grow?: boolean; children(props: FieldProps): ReactNode }) {
   const id = useId();
   const messages = errors.byField[field] ?? [];
   const describedBy = [hint ? `${id}-hint` : '', messages.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
@@ -151,7 +323,7 @@ function Field({ label, field, errors, hint, grow, children }: { label: string; 
   );
 }
 
-function LocationsField({ locations, selected, errors, onChange }: { locations: readonly { region: string; name: string }[]; selected: readonly string[]; errors?: string[]; onChange(locations: string[]): void }) {
+export function LocationsField({ locations, selected, errors, onChange }: { locations: readonly { region: string; name: string }[]; selected: readonly string[]; errors?: string[]; onChange(locations: string[]): void }) {
   const id = useId();
   return (
     <fieldset className="field" aria-describedby={errors?.length ? `${id}-error` : undefined} aria-invalid={errors?.length ? true : undefined} data-field="locations" tabIndex={-1}>

@@ -36,6 +36,7 @@ export function createConsoleClient(credentials: Credentials): ConsoleClient {
           CheckStatus: (data) => (typeof data.checkId === 'string' ? data.checkId : null),
           AlertNotification: (data) => (typeof data.notificationId === 'string' ? data.notificationId : null),
           AccountOverview: () => 'overview',
+          AlertChannelSubscriber: (data) => (typeof data.subscriptionId === 'number' ? String(data.subscriptionId) : null),
           Location: (data) => (typeof data.region === 'string' ? data.region : null),
         },
       }),

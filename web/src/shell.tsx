@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import { CheckDetail } from './check-detail.js';
 import { CheckForm } from './check-form.js';
 import { CheckList } from './check-list.js';
@@ -8,12 +8,17 @@ import { useRoute } from './use-route.js';
 import { useTheme, type Theme } from './use-theme.js';
 import { Variables } from './variables.js';
 
+// Screens visited less often load on first visit, keeping the initial JavaScript small.
+const Groups = lazy(() => import('./groups.js').then((m) => ({ default: m.Groups })));
+const GroupDetail = lazy(() => import('./groups.js').then((m) => ({ default: m.GroupDetail })));
+const AlertChannels = lazy(() => import('./alert-channels.js').then((m) => ({ default: m.AlertChannels })));
+
 /** Header, navigation and the screen the path names. */
 export function Shell({ onSignOut }: { onSignOut(): void }) {
   const { path } = useRoute();
   const [theme, setTheme] = useTheme();
   const themeId = useId();
-  const section = path === '/' ? 'overview' : path.startsWith('/checks') ? 'checks' : path === '/variables' ? 'variables' : '';
+  const section = path === '/' ? 'overview' : path.startsWith('/checks') ? 'checks' : path === '/variables' ? 'variables' : path.startsWith('/groups') ? 'groups' : path.startsWith('/alert-channels') ? 'alerts' : '';
   return (
     <>
       <a className="skip-link" href="#content">Skip to content</a>
@@ -23,6 +28,8 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
           <Link to="/" aria-current={section === 'overview' ? 'page' : undefined}>Overview</Link>
           <Link to="/checks" aria-current={section === 'checks' ? 'page' : undefined}>Checks</Link>
           <Link to="/checks/new">New check</Link>
+          <Link to="/groups" aria-current={section === 'groups' ? 'page' : undefined}>Groups</Link>
+          <Link to="/alert-channels" aria-current={section === 'alerts' ? 'page' : undefined}>Alert channels</Link>
           <Link to="/variables" aria-current={section === 'variables' ? 'page' : undefined}>Variables</Link>
           <a href="/graphql">GraphiQL</a>
         </nav>
@@ -37,7 +44,9 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
         </div>
       </header>
       <main id="content" tabIndex={-1}>
-        <Screen path={path} />
+        <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+          <Screen path={path} />
+        </Suspense>
       </main>
     </>
   );
@@ -48,8 +57,12 @@ function Screen({ path }: { path: string }) {
   if (path === '/checks' || path === '/checks/') return <CheckList />;
   if (path === '/checks/new') return <CheckForm />;
   if (path === '/variables') return <Variables />;
+  if (path === '/groups' || path === '/groups/') return <Groups />;
+  if (path === '/alert-channels' || path === '/alert-channels/') return <AlertChannels />;
+  const group = /^\/groups\/([^/]+)$/.exec(path);
+  if (group) return <GroupDetail key={group[1]} id={decodeURIComponent(group[1]!)} />;
   const edit = /^\/checks\/([^/]+)\/edit$/.exec(path);
-  if (edit) return <CheckForm id={decodeURIComponent(edit[1]!)} />;
+  if (edit) return <CheckForm key={edit[1]} id={decodeURIComponent(edit[1]!)} />;
   const detail = /^\/checks\/([^/]+)$/.exec(path);
   if (detail) return <CheckDetail id={decodeURIComponent(detail[1]!)} />;
   return (
