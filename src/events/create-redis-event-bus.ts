@@ -20,7 +20,9 @@ export interface RedisEventBusOptions {
 export async function createRedisEventBus(options: RedisEventBusOptions): Promise<EventBus & { ready(): Promise<void> }> {
   const prefix = options.prefix ?? 'lookout:events:';
   const pub = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-  const sub = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  // Resubscribing after a reconnect is done below: ioredis's own leaves its promise unhandled, which
+  // rejects (an unhandled rejection) when the connection closes before Redis answers.
+  const sub = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3, autoResubscribe: false });
   for (const client of [pub, sub]) client.on('error', (err) => options.logger?.error({ err }, 'redis event bus connection error'));
   await Promise.all([pub.connect(), sub.connect()]);
 
@@ -29,26 +31,22 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   let closed = false;
 
   /**
-   * SUBSCRIBE of one event type. It fails when Redis is down long enough for ioredis to give up,
-   * and ioredis resubscribes on reconnect only to channels it had: a failed one is asked again
-   * once the connection is back, so no event type stays deaf after an outage.
+   * SUBSCRIBE of one event type. It fails when Redis is down long enough for ioredis to give up, or
+   * when the bus closes first: logged, and asked again, with every other type, once the connection
+   * is back (ready), so no event type stays deaf after an outage.
    */
-  const unsubscribed = new Set<LookoutEventType>();
   function subscribeChannel(type: LookoutEventType): void {
     const p = sub.subscribe(prefix + type).then(
-      () => {
-        unsubscribed.delete(type);
-      },
+      () => {},
       (err: unknown) => {
-        if (closed) return;
-        unsubscribed.add(type);
-        options.logger?.warn({ err, type }, 'subscribing to an event type failed; retried once Redis is back');
+        if (!closed) options.logger?.warn({ err, type }, 'subscribing to an event type failed; retried once Redis is back');
       },
     ).finally(() => pending.delete(p));
     pending.add(p);
   }
+  // Attached after the first connect: every ready is a reconnect.
   sub.on('ready', () => {
-    for (const type of [...unsubscribed]) if (handlers.has(type)) subscribeChannel(type);
+    for (const type of handlers.keys()) subscribeChannel(type);
   });
 
   sub.on('message', (channel: string, message: string) => {
