@@ -128,7 +128,8 @@ describe.skipIf(Boolean(skipReason))(`the web console in Chromium${skipReason ? 
   });
 
   it('creates a check through the form: the API\'s complaint shows on the URL field, then a valid URL creates it', async () => {
-    await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New check' }).click();
+    await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Checks', exact: true }).click();
+    await tab.getByRole('main').getByRole('link', { name: 'New check' }).click();
     await tab.getByLabel('Name', { exact: true }).fill('Created in the console');
     await tab.getByLabel('URL', { exact: true }).fill('not a url');
     await tab.getByRole('button', { name: 'Create check' }).click();

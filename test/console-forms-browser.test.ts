@@ -52,7 +52,8 @@ describe.skipIf(Boolean(skipReason))(`the console's check, group and alert chann
   });
 
   it('creates a TCP check: an out-of-range port shows on the port field, then a valid one creates it', async () => {
-    await nav('New check');
+    await nav('Checks');
+    await tab.getByRole('main').getByRole('link', { name: 'New check' }).click();
     await tab.getByLabel('Check type').selectOption('TCP');
     await tab.getByRole('heading', { level: 1, name: 'New TCP check' }).waitFor();
     expect(await tab.getByLabel('URL', { exact: true }).count()).toBe(0);

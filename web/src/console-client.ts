@@ -38,6 +38,8 @@ export function createConsoleClient(credentials: Credentials): ConsoleClient {
           AccountOverview: () => 'overview',
           AlertChannelSubscriber: (data) => (typeof data.subscriptionId === 'number' ? String(data.subscriptionId) : null),
           Location: (data) => (typeof data.region === 'string' ? data.region : null),
+          // Subscription payloads: embedded in their event, the incident inside is normalized.
+          IncidentEvent: () => null,
         },
       }),
       fetchExchange,

@@ -12,13 +12,20 @@ import { Variables } from './variables.js';
 const Groups = lazy(() => import('./groups.js').then((m) => ({ default: m.Groups })));
 const GroupDetail = lazy(() => import('./groups.js').then((m) => ({ default: m.GroupDetail })));
 const AlertChannels = lazy(() => import('./alert-channels.js').then((m) => ({ default: m.AlertChannels })));
+const StatusPages = lazy(() => import('./status-pages.js').then((m) => ({ default: m.StatusPages })));
+const StatusPageDetail = lazy(() => import('./status-pages.js').then((m) => ({ default: m.StatusPageDetail })));
+const Incidents = lazy(() => import('./incidents.js').then((m) => ({ default: m.Incidents })));
+const IncidentDetail = lazy(() => import('./incidents.js').then((m) => ({ default: m.IncidentDetail })));
+const MaintenanceWindows = lazy(() => import('./maintenance.js').then((m) => ({ default: m.MaintenanceWindows })));
+const MaintenanceWindowDetail = lazy(() => import('./maintenance.js').then((m) => ({ default: m.MaintenanceWindowDetail })));
 
 /** Header, navigation and the screen the path names. */
 export function Shell({ onSignOut }: { onSignOut(): void }) {
   const { path } = useRoute();
   const [theme, setTheme] = useTheme();
   const themeId = useId();
-  const section = path === '/' ? 'overview' : path.startsWith('/checks') ? 'checks' : path === '/variables' ? 'variables' : path.startsWith('/groups') ? 'groups' : path.startsWith('/alert-channels') ? 'alerts' : '';
+  const section = path === '/' ? 'overview' : path.startsWith('/checks') ? 'checks' : path === '/variables' ? 'variables' : path.startsWith('/groups') ? 'groups' : path.startsWith('/alert-channels') ? 'alerts'
+    : path.startsWith('/status-pages') ? 'status-pages' : path.startsWith('/incidents') ? 'incidents' : path.startsWith('/maintenance') ? 'maintenance' : '';
   return (
     <>
       <a className="skip-link" href="#content">Skip to content</a>
@@ -27,13 +34,16 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
         <nav aria-label="Main">
           <Link to="/" aria-current={section === 'overview' ? 'page' : undefined}>Overview</Link>
           <Link to="/checks" aria-current={section === 'checks' ? 'page' : undefined}>Checks</Link>
-          <Link to="/checks/new">New check</Link>
           <Link to="/groups" aria-current={section === 'groups' ? 'page' : undefined}>Groups</Link>
           <Link to="/alert-channels" aria-current={section === 'alerts' ? 'page' : undefined}>Alert channels</Link>
+          <Link to="/status-pages" aria-current={section === 'status-pages' ? 'page' : undefined}>Status pages</Link>
+          <Link to="/incidents" aria-current={section === 'incidents' ? 'page' : undefined}>Incidents</Link>
+          <Link to="/maintenance" aria-current={section === 'maintenance' ? 'page' : undefined}>Maintenance</Link>
           <Link to="/variables" aria-current={section === 'variables' ? 'page' : undefined}>Variables</Link>
-          <a href="/graphql">GraphiQL</a>
         </nav>
         <div className="topbar__tools">
+          <a href="/graphql">GraphiQL</a>
+          <a href="/docs">API docs</a>
           <label htmlFor={themeId} className="visually-hidden">Colour theme</label>
           <select id={themeId} value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
             <option value="system">System theme</option>
@@ -59,6 +69,15 @@ function Screen({ path }: { path: string }) {
   if (path === '/variables') return <Variables />;
   if (path === '/groups' || path === '/groups/') return <Groups />;
   if (path === '/alert-channels' || path === '/alert-channels/') return <AlertChannels />;
+  if (path === '/status-pages' || path === '/status-pages/') return <StatusPages />;
+  if (path === '/incidents' || path === '/incidents/') return <Incidents />;
+  if (path === '/maintenance' || path === '/maintenance/') return <MaintenanceWindows />;
+  const statusPage = /^\/status-pages\/([^/]+)$/.exec(path);
+  if (statusPage) return <StatusPageDetail key={statusPage[1]} id={decodeURIComponent(statusPage[1]!)} />;
+  const incident = /^\/incidents\/([^/]+)$/.exec(path);
+  if (incident) return <IncidentDetail key={incident[1]} id={decodeURIComponent(incident[1]!)} />;
+  const maintenance = /^\/maintenance\/([^/]+)$/.exec(path);
+  if (maintenance) return <MaintenanceWindowDetail key={maintenance[1]} id={decodeURIComponent(maintenance[1]!)} />;
   const group = /^\/groups\/([^/]+)$/.exec(path);
   if (group) return <GroupDetail key={group[1]} id={decodeURIComponent(group[1]!)} />;
   const edit = /^\/checks\/([^/]+)\/edit$/.exec(path);
