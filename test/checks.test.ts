@@ -175,6 +175,7 @@ describe.each(BACKENDS)('checks API on $name', (backend) => {
       ['a negative groupOrder', 'POST', '/v1/checks/api', { ...MINIMAL.api, groupOrder: -1 }, 'groupOrder'],
       ['an unknown assertion source for the type', 'POST', '/v1/checks/tcp', { name: 'x', request: { hostname: 'h', port: 1, assertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' }] } }, 'request.assertions.0.source'],
       ['an unknown comparison', 'POST', '/v1/checks/api', { name: 'x', request: { url: 'https://x.test', assertions: [{ source: 'STATUS_CODE', comparison: 'ROUGHLY', target: '200' }] } }, 'request.assertions.0.comparison'],
+      ['an ordering assertion whose target is not a number', 'POST', '/v1/checks/api', { name: 'x', request: { url: 'https://x.test', assertions: [{ source: 'RESPONSE_TIME', comparison: 'LESS_THAN', target: 'fast' }] } }, 'request.assertions.0.target'],
       ['a port out of range', 'POST', '/v1/checks/tcp', { name: 'x', request: { hostname: 'h', port: 70000 } }, 'request.port'],
       ['a ping count over 50', 'POST', '/v1/checks/icmp', { name: 'x', request: { hostname: 'h', pingCount: 51 } }, 'request.pingCount'],
       ['an unknown DNS record type', 'POST', '/v1/checks/dns', { name: 'x', request: { query: 'a.test', recordType: 'SRVX' } }, 'request.recordType'],

@@ -1,3 +1,4 @@
+import { isDecimalNumber } from './evaluate-assertion.js';
 import { FREQUENCIES, RESPONSE_TIME_LIMITS, SUB_MINUTE_OFFSETS, UNIT_SECONDS, type CheckType, type TimeUnit } from './catalog.js';
 import type { CheckData } from './check-defaults.js';
 import type { Issue } from './lookout-error.js';
@@ -80,8 +81,13 @@ export function checkRuleIssues(type: CheckType, c: CheckData): Issue[] {
     if ((type === 'API' || type === 'URL') && !isRequestUrl(c.request.url)) {
       issues.push({ key: 'request.url', message: 'must be an http(s) URL' });
     }
-    (c.request.assertions ?? []).forEach((a: { regex?: string | null }, i: number) => {
+    (c.request.assertions ?? []).forEach((a: { comparison?: string; target?: string | null; regex?: string | null }, i: number) => {
       if (a.regex && !isRegex(a.regex)) issues.push({ key: `request.assertions.${i}.regex`, message: 'is not a valid regular expression' });
+      // An ordering against a text that is not a number could only ever end in an evaluation error;
+      // a {{VARIABLE}} is a number only once the run fills it in.
+      if ((a.comparison === 'GREATER_THAN' || a.comparison === 'LESS_THAN') && !String(a.target ?? '').includes('{{') && !isDecimalNumber(String(a.target ?? ''))) {
+        issues.push({ key: `request.assertions.${i}.target`, message: `must be a number for ${a.comparison}` });
+      }
     });
     if (type === 'API' && c.request.bodyType === 'JSON' && c.request.body && !c.request.body.includes('{{')) {
       try {

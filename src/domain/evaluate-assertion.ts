@@ -254,6 +254,11 @@ function compare(comparison: Comparison, value: unknown, target: string, keysIgn
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/** Whether a text is a number as assertions read one (`12`, `-1.5`, `2e3`; spaces around allowed). */
+export function isDecimalNumber(text: string): boolean {
+  return toNumber(text) !== null;
+}
+
 function toNumber(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v !== 'string') return null;

@@ -35,9 +35,16 @@ describe('check rules', () => {
     ['duplicated variable keys', { environmentVariables: [{ key: 'A', value: '1' }, { key: 'A', value: '2' }] }, 'environmentVariables.1.key'],
     ['a URL that is not http', { request: { url: 'ftp://example.com' } }, 'request.url'],
     ['an assertion regex that does not compile', { request: { url: 'https://x.test', assertions: [{ source: 'TEXT_BODY', comparison: 'CONTAINS', regex: '(' }] } }, 'request.assertions.0.regex'],
+    ['a LESS_THAN assertion whose target is not a number', { request: { url: 'https://x.test', assertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' }, { source: 'RESPONSE_TIME', comparison: 'LESS_THAN', target: 'fast' }] } }, 'request.assertions.1.target'],
+    ['a GREATER_THAN assertion without a target', { request: { url: 'https://x.test', assertions: [{ source: 'JSON_BODY', property: '$.count', comparison: 'GREATER_THAN', target: '' }] } }, 'request.assertions.0.target'],
     ['a JSON body that is not JSON', { request: { url: 'https://x.test', bodyType: 'JSON', body: '{nope' } }, 'request.body'],
   ])('rejects %s', (_name, extra, key) => {
     expect(checkRuleIssues('API', api(extra)).map((i) => i.key)).toContain(key);
+  });
+
+  it.each([['2000'], [' 1.5e3 '], ['-1'], ['{{MAX_MS}}']])('accepts the ordering target %j (a number, or a variable filled in at run time)', (target) => {
+    const assertions = [{ source: 'RESPONSE_TIME', comparison: 'LESS_THAN', target }, { source: 'JSON_BODY', property: '$.n', comparison: 'GREATER_THAN', target }];
+    expect(checkRuleIssues('API', api({ request: { url: 'https://x.test', assertions } }))).toEqual([]);
   });
 
   it('accepts a check with no location at all: it is idle (see idle-reason.ts), not invalid', () => {
