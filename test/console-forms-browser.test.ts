@@ -247,6 +247,73 @@ describe.skipIf(Boolean(skipReason))(`the console's check, group and alert chann
     await tab.emulateMedia({ colorScheme: 'light' });
   });
 
+  it('creates an API check with a header, a JSON body and two assertions: a target that is not a number shows on its row, then every row is stored and loaded again', async () => {
+    await tab.goto(`${s.url}/checks/new?type=API`);
+    await tab.getByRole('heading', { level: 1, name: 'New API check' }).waitFor();
+    // A new check starts with one assertion: status code equals 200.
+    expect(await tab.getByLabel('Assertion 1 source').inputValue()).toBe('STATUS_CODE');
+    expect(await tab.getByLabel('Assertion 1 comparison').inputValue()).toBe('EQUALS');
+    expect(await tab.getByLabel('Assertion 1 target').inputValue()).toBe('200');
+    await tab.getByLabel('Name', { exact: true }).fill('Orders API');
+    await tab.getByLabel('Method').selectOption('POST');
+    await tab.getByLabel('URL', { exact: true }).fill('https://api.example.test/orders');
+    await tab.getByRole('button', { name: 'Add header' }).click();
+    // The new row's first control has the focus, so the keyboard carries on there.
+    await tab.keyboard.type('Accept');
+    expect(await tab.getByLabel('Header 1 name').inputValue()).toBe('Accept');
+    await tab.getByLabel('Header 1 value').fill('application/json');
+    await tab.getByLabel('Body type').selectOption('JSON');
+    await tab.getByLabel('Body', { exact: true }).fill('{"status":"open"}');
+    await tab.getByRole('button', { name: 'Add assertion' }).click();
+    await tab.getByLabel('Assertion 2 source').selectOption('RESPONSE_TIME');
+    await tab.getByLabel('Assertion 2 comparison').selectOption('LESS_THAN');
+    await tab.getByLabel('Assertion 2 target').fill('fast');
+    await tab.getByRole('button', { name: 'Create check' }).click();
+    const targetError = tab.locator('[data-error-for="request.assertions.1.target"]');
+    await targetError.waitFor();
+    expect(await targetError.textContent()).toMatch(/must be a number for LESS_THAN/);
+    expect(await tab.getByLabel('Assertion 2 target').getAttribute('aria-invalid')).toBe('true');
+    expect(await tab.getByLabel('Assertion 1 target').getAttribute('aria-invalid')).toBeNull();
+    expect(await tab.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('request.assertions.1.target');
+    await shot('api-check-form-invalid');
+
+    await tab.getByLabel('Assertion 2 target').fill('2000');
+    await tab.getByRole('button', { name: 'Create check' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Orders API' }).waitFor();
+    const id = (await checks()).find((c) => c.name === 'Orders API')!.id;
+    const stored = (await s.a.request('GET', `/v1/checks/${id}`)).body as StoredCheck;
+    expect(stored.request).toMatchObject({
+      method: 'POST', url: 'https://api.example.test/orders', bodyType: 'JSON', body: '{"status":"open"}',
+      headers: [{ key: 'Accept', value: 'application/json' }],
+      assertions: [
+        { source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' },
+        { source: 'RESPONSE_TIME', comparison: 'LESS_THAN', target: '2000' },
+      ],
+    });
+
+    await tab.getByRole('link', { name: 'Edit', exact: true }).click();
+    await expect.poll(() => tab.getByLabel('Header 1 name').inputValue()).toBe('Accept');
+    expect(await tab.getByLabel('Header 1 value').inputValue()).toBe('application/json');
+    expect(await tab.getByLabel('Body type').inputValue()).toBe('JSON');
+    expect(await tab.getByLabel('Body', { exact: true }).inputValue()).toBe('{"status":"open"}');
+    expect(await tab.getByLabel('Assertion 1 target').inputValue()).toBe('200');
+    expect(await tab.getByLabel('Assertion 2 source').inputValue()).toBe('RESPONSE_TIME');
+    expect(await tab.getByLabel('Assertion 2 comparison').inputValue()).toBe('LESS_THAN');
+    expect(await tab.getByLabel('Assertion 2 target').inputValue()).toBe('2000');
+    await tab.emulateMedia({ colorScheme: 'dark' });
+    await shot('api-check-form-edit-dark');
+    await tab.emulateMedia({ colorScheme: 'light' });
+
+    // Removing a row and saving removes it from the stored check; the rest is sent back unchanged.
+    await tab.getByRole('button', { name: 'Remove assertion 1' }).click();
+    expect(await tab.getByLabel('Assertion 1 source').inputValue()).toBe('RESPONSE_TIME');
+    await tab.getByRole('button', { name: 'Save check' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Orders API' }).waitFor();
+    const saved = (await s.a.request('GET', `/v1/checks/${id}`)).body as StoredCheck;
+    expect(saved.request).toMatchObject({ bodyType: 'JSON', body: '{"status":"open"}', headers: [{ key: 'Accept', value: 'application/json' }] });
+    expect(saved.request?.assertions).toEqual([expect.objectContaining({ source: 'RESPONSE_TIME', comparison: 'LESS_THAN', target: '2000' })]);
+  });
+
   it('ran without uncaught page errors', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CHECK_FORM_FIELDS, checkFormErrors, checkFormValues, checkInput, EMPTY_CHECK_FORM, FORM_CHECK_TYPES, isFormCheckType, mutationName } from '../../web/src/lib/check-form.js';
+import {
+  CHECK_FORM_FIELDS, checkFormErrors, checkFormFields, checkFormValues, checkInput, EMPTY_CHECK_FORM, FORM_CHECK_TYPES, isFormCheckType, mutationName,
+} from '../../web/src/lib/check-form.js';
 
 const base = { ...EMPTY_CHECK_FORM, name: ' Probe ', locations: ['eu-west-1'], tags: 'db, prod' };
 
@@ -69,5 +71,60 @@ describe('the check form of every type', () => {
       byField: { 'request.port': ['must be at most 65535'], group: ['no such group'] },
       general: ['heartbeat.period: not on a TCP check'],
     });
+  });
+  it('sends an API check\'s headers, body and assertion rows, not the stored assertions it was opened with', () => {
+    const values = {
+      ...base, checkType: 'API' as const, method: 'POST', url: 'https://api.example.test', headers: [{ key: 'Accept', value: 'application/json' }], bodyType: 'JSON', body: '{}',
+      assertions: [{ source: 'RESPONSE_TIME', property: '', comparison: 'LESS_THAN', target: '2000', regex: '' }],
+    };
+    const input = checkInput(values, { editing: true, existingAssertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' }] });
+    expect(input.request).toEqual({
+      method: 'POST', url: 'https://api.example.test', headers: [{ key: 'Accept', value: 'application/json' }], queryParameters: [], bodyType: 'JSON', body: '{}',
+      assertions: [{ source: 'RESPONSE_TIME', comparison: 'LESS_THAN', property: undefined, target: '2000', regex: undefined }],
+    });
+  });
+
+  it('reads a stored API check\'s headers, body and every assertion into rows', () => {
+    const common = { name: 'X', activated: true, frequency: 5, locations: [], tags: [], description: null, group: null };
+    expect(checkFormValues({
+      ...common, checkType: 'API', apiRequest: {
+        method: 'PUT', url: 'https://a.test', bodyType: 'RAW', body: 'hi', headers: [{ key: 'A', value: '1', locked: false }], queryParameters: [],
+        assertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '204' }, { source: 'HEADERS', property: 'etag', comparison: 'NOT_EMPTY', target: null }],
+      },
+    })).toMatchObject({
+      method: 'PUT', bodyType: 'RAW', body: 'hi', headers: [{ key: 'A', value: '1' }], queryParameters: [],
+      assertions: [
+        { source: 'STATUS_CODE', property: '', comparison: 'EQUALS', target: '204', regex: '' },
+        { source: 'HEADERS', property: 'etag', comparison: 'NOT_EMPTY', target: '', regex: '' },
+      ],
+    });
+  });
+
+  it('lists an API check\'s row controls in the order they show, before the body and assertion list fields', () => {
+    const values = { ...EMPTY_CHECK_FORM, headers: [{ key: 'a', value: '' }] };
+    const fields = checkFormFields(values);
+    expect(fields.slice(fields.indexOf('request.url'), fields.indexOf('request.url') + 7)).toEqual([
+      'request.url', 'request.headers.0.key', 'request.headers.0.value',
+      'request.assertions.0.source', 'request.assertions.0.property', 'request.assertions.0.comparison', 'request.assertions.0.target',
+    ]);
+    expect(checkFormFields({ ...values, checkType: 'TCP' })).toBe(CHECK_FORM_FIELDS.TCP);
+  });
+
+  it.each([
+    ['request.assertions.1.target', 'request.assertions.1.target'],
+    ['request.assertions.0.regex', 'request.assertions'],
+    ['request.assertions', 'request.assertions'],
+    ['request.headers.0.key', 'request.headers.0.key'],
+    ['request.headers.1.value', 'request.headers.2.value'],
+    ['request.queryParameters.0.value', 'request.queryParameters.0.value'],
+    ['request.bodyType', 'request.bodyType'],
+  ])('shows an API check\'s error on %s on the control %s (a blank header row 1 is not sent)', (path, field) => {
+    const values = {
+      ...EMPTY_CHECK_FORM,
+      headers: [{ key: 'a', value: '1' }, { key: '', value: '' }, { key: 'b', value: '2' }],
+      queryParameters: [{ key: 'q', value: '' }],
+      assertions: [EMPTY_CHECK_FORM.assertions[0]!, { source: 'RESPONSE_TIME', property: '', comparison: 'LESS_THAN', target: 'x', regex: '' }],
+    };
+    expect(checkFormErrors([{ field: path, code: 'BAD_USER_INPUT', message: 'wrong' }], 'API', values)).toEqual({ byField: { [field]: ['wrong'] }, general: [] });
   });
 });

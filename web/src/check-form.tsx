@@ -1,11 +1,14 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useClient, useQuery, type AnyVariables, type TypedDocumentNode } from 'urql';
 import { graphql } from './__generated__/gql.js';
 import { ErrorNotice } from './error-notice.js';
 import { Link } from './link.js';
-import type { AssertionLike } from './lib/api-check-form.js';
+import { BODY_TYPE_LABELS, BODY_TYPES, type AssertionLike, type KeyValueRow } from './lib/api-check-form.js';
 import {
-  CHECK_FORM_FIELDS, CHECK_TYPE_LABELS, checkFormErrors, checkFormValues, checkInput, DNS_PROTOCOLS, DNS_RECORD_TYPES, EMPTY_CHECK_FORM, FORM_CHECK_TYPES, HTTP_METHODS,
+  API_ASSERTION_SOURCES, ASSERTION_COMPARISON_LABELS, ASSERTION_COMPARISONS, ASSERTION_SOURCE_LABELS, NEW_API_ASSERTION, propertyMeaning, showsProperty, showsTarget, type AssertionRow,
+} from './lib/assertion-rows.js';
+import {
+  CHECK_TYPE_LABELS, checkFormErrors, checkFormFields, checkFormValues, checkInput, DNS_PROTOCOLS, DNS_RECORD_TYPES, EMPTY_CHECK_FORM, FORM_CHECK_TYPES, HTTP_METHODS,
   IP_FAMILIES, isFormCheckType, storedAssertions, TIME_UNITS, type CheckFormValues, type FormCheckType, type StoredCheck,
 } from './lib/check-form.js';
 import { type FieldErrors, type UserErrorLike } from './lib/user-errors.js';
@@ -18,7 +21,7 @@ const CheckFormQuery = graphql(`
     check(id: $id) @include(if: $editing) {
       id name activated frequency locations tags checkType description
       group { id }
-      ... on ApiCheck { degradedResponseTime maxResponseTime apiRequest: request { method url assertions { source property comparison target regex } } }
+      ... on ApiCheck { degradedResponseTime maxResponseTime apiRequest: request { method url bodyType body headers { key value locked } queryParameters { key value locked } assertions { source property comparison target regex } } }
       ... on UrlCheck { degradedResponseTime maxResponseTime urlRequest: request { url followRedirects skipSSL assertions { source property comparison target regex } } }
       ... on TcpCheck { degradedResponseTime maxResponseTime tcpRequest: request { hostname port data ipFamily assertions { source property comparison target regex } } }
       ... on DnsCheck { degradedResponseTime maxResponseTime dnsRequest: request { query recordType nameServer port protocol assertions { source property comparison target regex } } }
@@ -35,7 +38,7 @@ graphql(`
   fragment ConsoleSavedCheck on Check {
     id name activated muted frequency frequencyOffset locations privateLocations tags checkType description updatedAt
     group { id name }
-    ... on ApiCheck { degradedResponseTime maxResponseTime request { method url assertions { source property comparison target regex } } }
+    ... on ApiCheck { degradedResponseTime maxResponseTime request { method url bodyType body headers { key value locked } queryParameters { key value locked } assertions { source property comparison target regex } } }
     ... on UrlCheck { degradedResponseTime maxResponseTime urlRequest: request { url followRedirects skipSSL assertions { source property comparison target regex } } }
     ... on TcpCheck { degradedResponseTime maxResponseTime tcpRequest: request { hostname port data ipFamily assertions { source property comparison target regex } } }
     ... on DnsCheck { degradedResponseTime maxResponseTime dnsRequest: request { query recordType nameServer port protocol assertions { source property comparison target regex } } }
@@ -110,9 +113,13 @@ export function CheckForm({ id }: { id?: string }) {
     return <section><h1>Cannot edit this check here</h1><p>The console edits {FORM_CHECK_TYPES.map((t) => CHECK_TYPE_LABELS[t]).join(', ')} checks; this one is {loadedCheck ? `a ${loadedCheck.checkType} check, deployed from code` : 'not found'}. <Link to="/checks">Back to the checks</Link>.</p></section>;
   }
   const type = values.checkType;
-  const fields = CHECK_FORM_FIELDS[type];
   const set = <K extends keyof CheckFormValues>(key: K, value: CheckFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   const text = (key: keyof CheckFormValues) => ({ value: values[key] as string, onChange: (e: { target: { value: string } }) => set(key, e.target.value as never) });
+  /** Replaces a list of rows; a removed row takes the row errors of its list with it (they name rows by position). */
+  function changeRows<K extends 'headers' | 'queryParameters' | 'assertions'>(list: K, rows: CheckFormValues[K], removed = false) {
+    set(list, rows);
+    if (removed) setErrors((e) => ({ ...e, byField: Object.fromEntries(Object.entries(e.byField).filter(([f]) => !f.startsWith(`request.${list}.`))) }));
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -128,10 +135,10 @@ export function CheckForm({ id }: { id?: string }) {
     const payload = result.data ? Object.values(result.data)[0] : undefined;
     if (!payload) return;
     if (payload.userErrors.length) {
-      const found = checkFormErrors(payload.userErrors, type);
+      const found = checkFormErrors(payload.userErrors, type, values);
       setErrors(found);
       // Take the reader to the first problem.
-      const first = fields.find((f) => found.byField[f]);
+      const first = checkFormFields(values).find((f) => found.byField[f]);
       document.querySelector<HTMLElement>(first ? `[data-field="${first}"]` : '.form-error')?.focus();
       return;
     }
@@ -172,9 +179,19 @@ export function CheckForm({ id }: { id?: string }) {
                 {(props) => <input {...props} type="url" inputMode="url" placeholder="https://example.com/health" {...text('url')} />}
               </Field>
             </div>
-            <Field label="Expected status code" field="request.assertions" errors={errors} hint="Leave empty for no status assertion.">
-              {(props) => <input {...props} inputMode="numeric" {...text('expectedStatus')} />}
-            </Field>
+            <KeyValueRows list="headers" rows={values.headers} errors={errors} onChange={changeRows} />
+            <KeyValueRows list="queryParameters" rows={values.queryParameters} errors={errors} onChange={changeRows} />
+            <div className="field-row">
+              <Field label="Body type" field="request.bodyType" errors={errors}>
+                {(props) => <select {...props} {...text('bodyType')}>{BODY_TYPES.map((b) => <option key={b} value={b}>{BODY_TYPE_LABELS[b]}</option>)}</select>}
+              </Field>
+            </div>
+            {(values.bodyType !== 'NONE' || values.body !== '') && (
+              <Field label="Body" field="request.body" errors={errors} hint={values.bodyType === 'NONE' ? 'Sent with no body type; choose one or empty the body.' : undefined}>
+                {(props) => <textarea {...props} rows={5} className="mono" spellCheck={false} {...text('body')} />}
+              </Field>
+            )}
+            <AssertionRows rows={values.assertions} errors={errors} onChange={(assertions, removed) => changeRows('assertions', assertions, removed)} />
           </>
         )}
         {type === 'URL' && (
@@ -309,13 +326,15 @@ interface FieldProps {
 }
 
 /** A labelled control with its hint and the API's messages about it (announced, and tied to the input). */
-export function Field({ label, field, errors, hint, grow, children }: { label: string; field: string; errors: FieldErrors; hint?: string; grow?: boolean; children(props: FieldProps): ReactNode }) {
+export function Field({ label, field, errors, hint, grow, labelHidden, children }: {
+  label: string; field: string; errors: FieldErrors; hint?: string; grow?: boolean; labelHidden?: boolean; children(props: FieldProps): ReactNode;
+}) {
   const id = useId();
   const messages = errors.byField[field] ?? [];
   const describedBy = [hint ? `${id}-hint` : '', messages.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field${grow ? ' field--grow' : ''}`}>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id} className={labelHidden ? 'visually-hidden' : undefined}>{label}</label>
       {children({ id, name: field, 'data-field': field, 'aria-invalid': messages.length ? true : undefined, 'aria-describedby': describedBy })}
       {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
       {messages.length > 0 && <p id={`${id}-error`} className="field-error" role="alert" data-error-for={field}>{messages.join(' ')}</p>}
@@ -338,6 +357,127 @@ export function LocationsField({ locations, selected, errors, onChange }: { loca
         ))}
       </div>
       {errors?.length ? <p id={`${id}-error`} className="field-error" role="alert" data-error-for="locations">{errors.join(' ')}</p> : null}
+    </fieldset>
+  );
+}
+
+/** Focuses the control a row change names once it has rendered (a new row's first input, or the add button after a removal). */
+function usePendingFocus() {
+  const pending = useRef<string | null>(null);
+  useEffect(() => {
+    if (!pending.current) return;
+    document.querySelector<HTMLElement>(pending.current)?.focus();
+    pending.current = null;
+  });
+  return (selector: string) => { pending.current = selector; };
+}
+
+/** A list's own messages (`request.headers`: too many entries), shown above its rows. */
+function ListErrors({ field, errors }: { field: string; errors: FieldErrors }) {
+  const messages = errors.byField[field];
+  return messages?.length ? <p className="field-error" role="alert" data-error-for={field}>{messages.join(' ')}</p> : null;
+}
+
+const KEY_VALUE_NAMES = {
+  headers: { legend: 'Request headers', one: 'Header', add: 'Add header', keyHint: 'Authorization', removeName: 'header' },
+  queryParameters: { legend: 'Query parameters', one: 'Parameter', add: 'Add query parameter', keyHint: 'page', removeName: 'query parameter' },
+} as const;
+
+/** Rows of name and value (request headers or query parameters), each labelled by its position. */
+function KeyValueRows({ list, rows, errors, onChange }: {
+  list: 'headers' | 'queryParameters'; rows: readonly KeyValueRow[]; errors: FieldErrors; onChange(list: 'headers' | 'queryParameters', rows: KeyValueRow[], removed?: boolean): void;
+}) {
+  const names = KEY_VALUE_NAMES[list];
+  const focus = usePendingFocus();
+  const field = `request.${list}`;
+  const edit = (index: number, change: Partial<KeyValueRow>) => onChange(list, rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+  return (
+    <fieldset className="field rows" data-field={field} tabIndex={-1}>
+      <legend>{names.legend}</legend>
+      <ListErrors field={field} errors={errors} />
+      {rows.length > 0 && (
+        <ol className="rows__list">
+          {rows.map((row, i) => (
+            <li key={i} className="rows__row rows__row--kv">
+              <Field label={`${names.one} ${i + 1} name`} field={`${field}.${i}.key`} errors={errors} labelHidden>
+                {(props) => <input {...props} placeholder={names.keyHint} autoCapitalize="off" spellCheck={false} value={row.key} onChange={(e) => edit(i, { key: e.target.value })} />}
+              </Field>
+              <Field label={`${names.one} ${i + 1} value`} field={`${field}.${i}.value`} errors={errors} labelHidden grow>
+                {(props) => <input {...props} type={row.locked ? 'password' : 'text'} placeholder="Value" autoCapitalize="off" spellCheck={false} value={row.value} onChange={(e) => edit(i, { value: e.target.value })} />}
+              </Field>
+              <button type="button" className="button rows__remove" aria-label={`Remove ${names.removeName} ${i + 1}`} title={`Remove ${names.removeName} ${i + 1}`} onClick={() => {
+                focus(`[data-add="${list}"]`);
+                onChange(list, rows.filter((_, j) => j !== i), true);
+              }}>✕</button>
+            </li>
+          ))}
+        </ol>
+      )}
+      <div><button type="button" className="button button--small rows__add" data-add={list} onClick={() => {
+        focus(`[data-field="${field}.${rows.length}.key"]`);
+        onChange(list, [...rows, { key: '', value: '' }]);
+      }}>{names.add}</button></div>
+    </fieldset>
+  );
+}
+
+/** An API check's assertions: source, property where the source reads one, comparison and target, a row each. */
+function AssertionRows({ rows, errors, onChange }: { rows: readonly AssertionRow[]; errors: FieldErrors; onChange(rows: AssertionRow[], removed?: boolean): void }) {
+  const focus = usePendingFocus();
+  const field = 'request.assertions';
+  const edit = (index: number, change: Partial<AssertionRow>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+  return (
+    <fieldset className="field rows" data-field={field} tabIndex={-1}>
+      <legend>Assertions</legend>
+      <p className="hint">Every assertion must hold for a run to pass.</p>
+      <ListErrors field={field} errors={errors} />
+      {rows.length > 0 && (
+        <ol className="rows__list">
+          {rows.map((row, i) => {
+            const n = i + 1;
+            const sources: readonly string[] = API_ASSERTION_SOURCES.includes(row.source as never) ? API_ASSERTION_SOURCES : [...API_ASSERTION_SOURCES, row.source];
+            return (
+              <li key={i} className="rows__row rows__row--assertion">
+                <Field label={`Assertion ${n} source`} field={`${field}.${i}.source`} errors={errors} labelHidden>
+                  {(props) => (
+                    <select {...props} value={row.source} onChange={(e) => edit(i, { source: e.target.value })}>
+                      {sources.map((s) => <option key={s} value={s}>{ASSERTION_SOURCE_LABELS[s] ?? s}</option>)}
+                    </select>
+                  )}
+                </Field>
+                {showsProperty(row) && (
+                  <Field label={`Assertion ${n} ${(propertyMeaning(row.source) ?? 'property').toLowerCase()}`} field={`${field}.${i}.property`} errors={errors} labelHidden grow>
+                    {(props) => (
+                      <input {...props} placeholder={propertyMeaning(row.source) === 'Header name' ? 'content-type' : '$.status'} autoCapitalize="off" spellCheck={false}
+                        value={row.property} onChange={(e) => edit(i, { property: e.target.value })} />
+                    )}
+                  </Field>
+                )}
+                <Field label={`Assertion ${n} comparison`} field={`${field}.${i}.comparison`} errors={errors} labelHidden>
+                  {(props) => (
+                    <select {...props} value={row.comparison} onChange={(e) => edit(i, { comparison: e.target.value })}>
+                      {ASSERTION_COMPARISONS.map((c) => <option key={c} value={c}>{ASSERTION_COMPARISON_LABELS[c]}</option>)}
+                    </select>
+                  )}
+                </Field>
+                {showsTarget(row) && (
+                  <Field label={`Assertion ${n} target`} field={`${field}.${i}.target`} errors={errors} labelHidden grow>
+                    {(props) => <input {...props} placeholder="Expected value" spellCheck={false} value={row.target} onChange={(e) => edit(i, { target: e.target.value })} />}
+                  </Field>
+                )}
+                <button type="button" className="button rows__remove" aria-label={`Remove assertion ${n}`} title={`Remove assertion ${n}`} onClick={() => {
+                  focus('[data-add="assertions"]');
+                  onChange(rows.filter((_, j) => j !== i), true);
+                }}>✕</button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <div><button type="button" className="button button--small rows__add" data-add="assertions" onClick={() => {
+        focus(`[data-field="${field}.${rows.length}.source"]`);
+        onChange([...rows, { ...NEW_API_ASSERTION, target: '' }]);
+      }}>Add assertion</button></div>
     </fieldset>
   );
 }

@@ -4,6 +4,7 @@ import { graphql } from './__generated__/gql.js';
 import { Field } from './check-form.js';
 import { ErrorNotice } from './error-notice.js';
 import { Link } from './link.js';
+import { ServicePicker } from './service-picker.js';
 import {
   EMPTY_INCIDENT_FORM, filterIncidents, INCIDENT_FORM_FIELDS, INCIDENT_UPDATE_FORM_FIELDS, incidentInput, incidentUpdateInput, label, nextStatus, SEVERITIES, STATUSES,
   type IncidentFormValues, type IncidentSeverity, type IncidentStatus, type IncidentUpdateFormValues,
@@ -176,21 +177,8 @@ function IncidentForm({ services, preselected }: { services: readonly { id: stri
           {(props) => <select {...props} value={values.severity} onChange={(e) => set('severity', e.target.value as IncidentSeverity)}>{SEVERITIES.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select>}
         </Field>
       </div>
-      <fieldset className="field" data-field="services" tabIndex={-1} aria-invalid={errors.byField.services ? true : undefined}>
-        <legend>Affected services</legend>
-        {services.length === 0 ? <p className="muted">No services yet: add one on the <Link to="/status-pages">status pages</Link> screen.</p> : (
-          <div className="checkbox-grid">
-            {services.map((s) => (
-              <label key={s.id} className="checkbox">
-                <input type="checkbox" checked={values.services.includes(s.id)}
-                  onChange={(e) => set('services', e.target.checked ? [...values.services, s.id] : values.services.filter((x) => x !== s.id))} />
-                {s.name}
-              </label>
-            ))}
-          </div>
-        )}
-        {errors.byField.services && <p className="field-error" role="alert" data-error-for="services">{errors.byField.services.join(' ')}</p>}
-      </fieldset>
+      <ServicePicker legend="Affected services" field="services" services={services} selected={values.services} onChange={(ids) => set('services', ids)} errors={errors}
+        empty={<>No services yet: add one on the <Link to="/status-pages">status pages</Link> screen.</>} />
       <Field label="First update" field="updates.0.description" errors={errors} hint="What your users read on the status page.">
         {(props) => <textarea {...props} rows={3} value={values.description} onChange={(e) => set('description', e.target.value)} />}
       </Field>

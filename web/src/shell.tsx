@@ -1,6 +1,5 @@
 import { lazy, Suspense, useId } from 'react';
 import { CheckDetail } from './check-detail.js';
-import { CheckForm } from './check-form.js';
 import { CheckList } from './check-list.js';
 import { Link } from './link.js';
 import { Overview } from './overview.js';
@@ -9,6 +8,7 @@ import { useTheme, type Theme } from './use-theme.js';
 import { Variables } from './variables.js';
 
 // Screens visited less often load on first visit, keeping the initial JavaScript small.
+const CheckForm = lazy(() => import('./check-form.js').then((m) => ({ default: m.CheckForm })));
 const Groups = lazy(() => import('./groups.js').then((m) => ({ default: m.Groups })));
 const GroupDetail = lazy(() => import('./groups.js').then((m) => ({ default: m.GroupDetail })));
 const AlertChannels = lazy(() => import('./alert-channels.js').then((m) => ({ default: m.AlertChannels })));

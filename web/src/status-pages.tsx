@@ -4,6 +4,7 @@ import { graphql } from './__generated__/gql.js';
 import { Field } from './check-form.js';
 import { ErrorNotice } from './error-notice.js';
 import { Link } from './link.js';
+import { ServicePicker } from './service-picker.js';
 import { label } from './lib/incident-form.js';
 import {
   cardsEditable, EMPTY_STATUS_PAGE_FORM, publicPageUrl, slugFromName, STATUS_PAGE_FORM_FIELDS, statusPageFormValues, statusPageInput, type StatusPageFormValues,
@@ -245,21 +246,8 @@ function StatusPageForm({ services, page }: { services: readonly Service[]; page
         </Field>
       </div>
       {canEditCards ? (
-        <fieldset className="field" data-field="cards" tabIndex={-1} aria-invalid={errors.byField.cards ? true : undefined}>
-          <legend>Services shown</legend>
-          {services.length === 0 ? <p className="muted">No services yet: add one under Services.</p> : (
-            <div className="checkbox-grid">
-              {services.map((s) => (
-                <label key={s.id} className="checkbox">
-                  <input type="checkbox" checked={values.services.includes(s.id)}
-                    onChange={(e) => set('services', e.target.checked ? [...values.services, s.id] : values.services.filter((x) => x !== s.id))} />
-                  {s.name}
-                </label>
-              ))}
-            </div>
-          )}
-          {errors.byField.cards && <p className="field-error" role="alert" data-error-for="cards">{errors.byField.cards.join(' ')}</p>}
-        </fieldset>
+        <ServicePicker legend="Services shown" field="cards" services={services} selected={values.services} onChange={(ids) => set('services', ids)} errors={errors}
+          empty="No services yet: add one under Services." />
       ) : <p className="muted">This page has {page?.cards.length} cards: they are kept as they are (edit them through the API).</p>}
       <div className="actions"><button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Saving…' : editing ? 'Save status page' : 'Create status page'}</button></div>
     </form>

@@ -1,4 +1,5 @@
-import { apiCheckInput, parseTags, type AssertionLike } from './api-check-form.js';
+import { apiRequestFormValues, apiRequestInput, parseTags, sentRowIndexes, type AssertionLike, type KeyValueRow, type StoredApiRequest } from './api-check-form.js';
+import { NEW_API_ASSERTION, type AssertionRow } from './assertion-rows.js';
 import { fieldErrors, type FieldErrors, type UserErrorLike } from './user-errors.js';
 
 /** The check types the console creates and edits (Playwright and agentic checks are deployed from code). */
@@ -36,7 +37,11 @@ export interface CheckFormValues {
   // API and URL
   method: string;
   url: string;
-  expectedStatus: string;
+  headers: KeyValueRow[];
+  queryParameters: KeyValueRow[];
+  bodyType: string;
+  body: string;
+  assertions: AssertionRow[];
   followRedirects: boolean;
   skipSSL: boolean;
   // TCP, DNS and ICMP
@@ -61,7 +66,7 @@ export interface CheckFormValues {
 export const EMPTY_CHECK_FORM: CheckFormValues = {
   checkType: 'API', name: '', activated: true, frequency: '10', locations: [], tags: '', description: '', group: '',
   degradedResponseTime: '', maxResponseTime: '',
-  method: 'GET', url: '', expectedStatus: '200', followRedirects: true, skipSSL: false,
+  method: 'GET', url: '', headers: [], queryParameters: [], bodyType: 'NONE', body: '', assertions: [NEW_API_ASSERTION], followRedirects: true, skipSSL: false,
   hostname: '', port: '', data: '', ipFamily: 'IPv4', query: '', recordType: 'A', nameServer: '', protocol: 'UDP', pingCount: '',
   period: '1', periodUnit: 'hours', grace: '5', graceUnit: 'minutes',
   script: '',
@@ -72,7 +77,9 @@ const RESPONSE_TIMES = ['degradedResponseTime', 'maxResponseTime'] as const;
 
 /** The fields each type's form shows, by the REST paths userErrors name (`request.port`), so each error lands on its field. */
 export const CHECK_FORM_FIELDS: Record<FormCheckType, readonly string[]> = {
-  API: [...COMMON_FIELDS, ...RESPONSE_TIMES, 'request.method', 'request.url', 'request.assertions'],
+  API: [
+    ...COMMON_FIELDS, ...RESPONSE_TIMES, 'request.method', 'request.url', 'request.headers', 'request.queryParameters', 'request.bodyType', 'request.body', 'request.assertions',
+  ],
   URL: [...COMMON_FIELDS, ...RESPONSE_TIMES, 'request.url', 'request.followRedirects', 'request.skipSSL', 'request.assertions'],
   TCP: [...COMMON_FIELDS, ...RESPONSE_TIMES, 'request.hostname', 'request.port', 'request.data', 'request.ipFamily', 'request.assertions'],
   DNS: [...COMMON_FIELDS, ...RESPONSE_TIMES, 'request.query', 'request.recordType', 'request.nameServer', 'request.port', 'request.protocol', 'request.assertions'],
@@ -101,7 +108,7 @@ function optionalText(text: string): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-/** The assertion inputs of a stored check's assertions (kept as they are: the form does not edit them). */
+/** The assertion inputs of a stored check's assertions (kept as they are: the form edits only an API check's). */
 function assertionInputs(assertions: readonly AssertionLike[]) {
   return assertions.map((a) => ({ source: a.source, comparison: a.comparison, property: a.property ?? undefined, target: a.target ?? undefined, regex: a.regex ?? undefined }));
 }
@@ -115,8 +122,8 @@ export function mutationName(kind: 'create' | 'update', type: FormCheckType): st
 /**
  * The input of the type's create/update mutation from the form's values. The API judges validity
  * (its userErrors come back to the fields); blank optional numbers are left out so the API's defaults
- * apply. `editing` sends a cleared group as null (which removes the check from its group);
- * `existingAssertions` are kept: the form edits no assertion but an API check's expected status.
+ * apply. `editing` sends a cleared group as null (which removes the check from its group). An API
+ * check's assertions are the form's rows; other types keep their `existingAssertions` as they are.
  */
 export function checkInput(values: CheckFormValues, options: { editing?: boolean; existingAssertions?: readonly AssertionLike[] } = {}): Record<string, unknown> {
   const { editing = false, existingAssertions = [] } = options;
@@ -132,10 +139,8 @@ export function checkInput(values: CheckFormValues, options: { editing?: boolean
   const times = { degradedResponseTime: intField(values.degradedResponseTime), maxResponseTime: intField(values.maxResponseTime) };
   const assertions = assertionInputs(existingAssertions);
   switch (values.checkType) {
-    case 'API': {
-      const api = apiCheckInput(values, existingAssertions);
-      return { ...scheduled, ...times, request: api.request };
-    }
+    case 'API':
+      return { ...scheduled, ...times, request: apiRequestInput(values) };
     case 'URL':
       return { ...scheduled, ...times, request: { url: values.url.trim(), followRedirects: values.followRedirects, skipSSL: values.skipSSL, assertions } };
     case 'TCP':
@@ -167,7 +172,7 @@ export interface StoredCheck {
   group?: { id: string } | null;
   degradedResponseTime?: number | null;
   maxResponseTime?: number | null;
-  apiRequest?: { method: string; url: string; assertions: readonly AssertionLike[] };
+  apiRequest?: StoredApiRequest;
   urlRequest?: { url: string; followRedirects: boolean; skipSSL: boolean; assertions: readonly AssertionLike[] };
   tcpRequest?: { hostname: string; port: number; data?: string | null; ipFamily: string; assertions: readonly AssertionLike[] };
   dnsRequest?: { query: string; recordType: string; nameServer?: string | null; port?: number | null; protocol: string; assertions: readonly AssertionLike[] };
@@ -186,12 +191,9 @@ export function checkFormValues(check: StoredCheck): CheckFormValues | null {
     checkType: check.checkType, name: check.name, activated: check.activated, frequency: String(check.frequency), locations: [...check.locations],
     tags: check.tags.join(', '), description: check.description ?? '', group: check.group?.id ?? '',
     degradedResponseTime: text(check.degradedResponseTime), maxResponseTime: text(check.maxResponseTime),
-    expectedStatus: '',
+    assertions: [],
   };
-  if (check.apiRequest) {
-    const status = check.apiRequest.assertions.find((a) => a.source === 'STATUS_CODE' && a.comparison === 'EQUALS');
-    Object.assign(values, { method: check.apiRequest.method, url: check.apiRequest.url, expectedStatus: status?.target ?? '' });
-  }
+  if (check.apiRequest) Object.assign(values, apiRequestFormValues(check.apiRequest));
   if (check.urlRequest) Object.assign(values, { url: check.urlRequest.url, followRedirects: check.urlRequest.followRedirects, skipSSL: check.urlRequest.skipSSL });
   if (check.tcpRequest) Object.assign(values, { hostname: check.tcpRequest.hostname, port: text(check.tcpRequest.port), data: check.tcpRequest.data ?? '', ipFamily: check.tcpRequest.ipFamily });
   if (check.dnsRequest) {
@@ -212,8 +214,37 @@ export function storedAssertions(check: StoredCheck): readonly AssertionLike[] {
   return (check.apiRequest ?? check.urlRequest ?? check.tcpRequest ?? check.dnsRequest ?? check.icmpRequest)?.assertions ?? [];
 }
 
-/** A check mutation's userErrors on the type's form fields (`groupId`, the REST name of the group, shows on the group field). */
-export function checkFormErrors(errors: readonly UserErrorLike[], type: FormCheckType): FieldErrors {
+/** The controls of each row of an API check's headers, parameters and assertions, by REST path (`request.assertions.1.target`). */
+export function rowFields(values: Pick<CheckFormValues, 'headers' | 'queryParameters' | 'assertions'>): string[] {
+  const keyValues = (list: 'headers' | 'queryParameters') => values[list].flatMap((_, i) => [`request.${list}.${i}.key`, `request.${list}.${i}.value`]);
+  const assertions = values.assertions.flatMap((_, i) => ['source', 'property', 'comparison', 'target'].map((part) => `request.assertions.${i}.${part}`));
+  return [...keyValues('headers'), ...keyValues('queryParameters'), ...assertions];
+}
+
+/** The form's fields: the type's, and for an API check each row's controls after the URL (the first with an error takes the focus). */
+export function checkFormFields(values: CheckFormValues): readonly string[] {
+  const fields = CHECK_FORM_FIELDS[values.checkType];
+  if (values.checkType !== 'API') return fields;
+  const at = fields.indexOf('request.headers');
+  return [...fields.slice(0, at), ...rowFields(values), ...fields.slice(at)];
+}
+
+/** An error path of a sent header or parameter as the path of its form row (blank rows are not sent). */
+function rowPath(path: string, values: CheckFormValues): string {
+  const match = /^request\.(headers|queryParameters)\.(\d+)(\..*)?$/.exec(path);
+  if (!match) return path;
+  const [, list, sent, rest = ''] = match as unknown as [string, 'headers' | 'queryParameters', string, string | undefined];
+  const row = sentRowIndexes(values[list])[Number(sent)];
+  return row === undefined ? path : `request.${list}.${row}${rest}`;
+}
+
+/**
+ * A check mutation's userErrors on the form's fields (`groupId`, the REST name of the group, shows on
+ * the group field). With the form's values, an API check's row errors show on their row's control.
+ */
+export function checkFormErrors(errors: readonly UserErrorLike[], type: FormCheckType, values?: CheckFormValues): FieldErrors {
   const renamed = errors.map((e) => (e.field === 'groupId' || e.field?.startsWith('groupId.') ? { ...e, field: `group${e.field.slice('groupId'.length)}` } : e));
-  return fieldErrors(renamed, CHECK_FORM_FIELDS[type]);
+  if (type !== 'API' || !values) return fieldErrors(renamed, CHECK_FORM_FIELDS[type]);
+  const rowed = renamed.map((e) => (e.field ? { ...e, field: rowPath(e.field, values) } : e));
+  return fieldErrors(rowed, checkFormFields({ ...values, checkType: type }));
 }
