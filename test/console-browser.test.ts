@@ -1,17 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumInstalled, NO_CHROMIUM } from './support/chromium.js';
+import { CONSOLE_SKIP_REASON as skipReason, launchConsoleTab, saveConsoleShot, signInToConsole } from './support/console-browser.js';
 import { startHttpTarget, type HttpTarget } from './support/http-target.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
-const BUILT = existsSync(path.resolve('web/dist/index.html'));
-const NOT_BUILT = 'the console is not built (web/dist/index.html): run npm run build:web';
-const skipReason = !chromiumInstalled ? NO_CHROMIUM : !BUILT ? NOT_BUILT : '';
 if (skipReason) console.warn(`console-browser.test.ts: skipping the console browser tests, ${skipReason}`);
-
-const ARTIFACTS = path.resolve('test-artifacts/console');
 
 /** An API check of the REST API's shape, asserting status 200. */
 const apiCheck = (name: string, url: string, tags: string[] = []) => ({
@@ -30,28 +23,18 @@ describe.skipIf(Boolean(skipReason))(`the web console in Chromium${skipReason ? 
   const liveCheckName = 'Live storefront';
   let liveCheckId: string;
 
-  const shot = (name: string) => tab.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  const signIn = async () => {
-    await tab.goto(`${s.url}/`);
-    await tab.getByLabel('API key').fill(s.a.apiKey);
-    await tab.getByLabel(/Account id/).fill(s.a.accountId);
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-    await tab.getByRole('button', { name: 'Sign out' }).waitFor();
-  };
+  const shot = (name: string) => saveConsoleShot(tab, name);
+  const signIn = () => signInToConsole(tab, s.url, s.a);
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     [s, target] = await Promise.all([startTestServer(), startHttpTarget()]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
     for (const [name, tags] of [['Checkout API', ['shop']], ['Search API', ['shop', 'search']], ['Billing export', ['internal']]] as const) {
       expect((await s.a.request('POST', '/v1/checks/api', apiCheck(name, 'https://shop.example.test/health', [...tags]))).status).toBe(201);
     }
     const live = await s.a.request('POST', '/v1/checks/api', apiCheck(liveCheckName, `${target.http.url}/status/200`, ['live']));
     expect(live.status).toBe(201);
     liveCheckId = live.body.id;
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    tab = await context.newPage();
-    tab.on('pageerror', (err) => pageErrors.push(err.message));
+    ({ browser, context, tab } = await launchConsoleTab(pageErrors));
   });
   afterAll(async () => {
     await context?.close();

@@ -1,16 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumInstalled, NO_CHROMIUM } from './support/chromium.js';
+import { CONSOLE_SKIP_REASON as skipReason, launchConsoleTab, saveConsoleShot, signInToConsole } from './support/console-browser.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
-const BUILT = existsSync(path.resolve('web/dist/index.html'));
-const NOT_BUILT = 'the console is not built (web/dist/index.html): run npm run build:web';
-const skipReason = !chromiumInstalled ? NO_CHROMIUM : !BUILT ? NOT_BUILT : '';
 if (skipReason) console.warn(`console-forms-browser.test.ts: skipping the console form tests, ${skipReason}`);
-
-const ARTIFACTS = path.resolve('test-artifacts/console');
 
 interface StoredCheck { id: string; name: string; checkType: string; groupId: number | null; request?: Record<string, unknown>; heartbeat?: Record<string, unknown> }
 
@@ -22,28 +15,20 @@ describe.skipIf(Boolean(skipReason))(`the console's check, group and alert chann
   const pageErrors: string[] = [];
   let heartbeatId: string;
 
-  const shot = (name: string) => tab.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const shot = (name: string) => saveConsoleShot(tab, name);
   const checks = async () => (await s.a.request('GET', '/v1/checks')).body as StoredCheck[];
   const nav = (name: string) => tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     s = await startTestServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
     const heartbeat = await s.a.request('POST', '/v1/checks/heartbeat', {
       name: 'Nightly backup', activated: true, heartbeat: { period: 1, periodUnit: 'days', grace: 30, graceUnit: 'minutes' },
     });
     expect(heartbeat.status).toBe(201);
     heartbeatId = heartbeat.body.id;
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    tab = await context.newPage();
+    ({ browser, context, tab } = await launchConsoleTab(pageErrors));
     tab.setDefaultTimeout(10_000);
-    tab.on('pageerror', (err) => pageErrors.push(err.message));
-    await tab.goto(`${s.url}/`);
-    await tab.getByLabel('API key').fill(s.a.apiKey);
-    await tab.getByLabel(/Account id/).fill(s.a.accountId);
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-    await tab.getByRole('button', { name: 'Sign out' }).waitFor();
+    await signInToConsole(tab, s.url, s.a);
   });
   afterAll(async () => {
     await context?.close();
