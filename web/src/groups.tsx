@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './__generated__/gql.js';
 import { Field, LocationsField } from './check-form.js';
+import { DeleteActions } from './delete-actions.js';
 import { ErrorNotice } from './error-notice.js';
 import { Link } from './link.js';
 import { EMPTY_GROUP_FORM, GROUP_FORM_FIELDS, groupFormValues, groupInput, type GroupFormValues } from './lib/group-form.js';
@@ -71,39 +72,24 @@ export function Groups() {
 /** One check group: its settings (editable), its checks, and deletion. */
 export function GroupDetail({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: GroupQuery, variables: { id }, requestPolicy: 'cache-and-network' });
-  const [deleting, deleteGroup] = useMutation(DeleteGroup);
-  const [confirming, setConfirming] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [, deleteGroup] = useMutation(DeleteGroup);
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
   const group = data.checkGroup;
   if (!group) return <section><h1>Group not found</h1><p><Link to="/groups">Back to the groups</Link>.</p></section>;
 
-  async function remove() {
+  async function remove(): Promise<string[]> {
     const result = await deleteGroup({ id });
     const problems = result.error ? [result.error.message] : (result.data?.deleteCheckGroup.userErrors ?? []).map((e) => e.message);
-    if (problems.length) {
-      setProblem(`Could not delete the group: ${problems.join(' ')}`);
-      setConfirming(false);
-      return;
-    }
-    navigate('/groups');
+    if (!problems.length) navigate('/groups');
+    return problems;
   }
 
   return (
     <section aria-labelledby="group-title">
       <p><Link to="/groups">← Groups</Link></p>
       <h1 id="group-title">{group.name}</h1>
-      {problem && <p className="form-error" role="alert">{problem}</p>}
-      <div className="actions" role="group" aria-label="Group actions">
-        {!confirming ? <button type="button" className="button" onClick={() => setConfirming(true)}>Delete group</button> : (
-          <>
-            <span role="status">Delete {group.name}?{group.checks.nodes.length ? ' Only an empty group can be deleted: move its checks out first.' : ''}</span>
-            <button type="button" className="button button--danger" disabled={deleting.fetching} onClick={remove} autoFocus>Confirm delete</button>
-            <button type="button" className="button" onClick={() => setConfirming(false)}>Cancel</button>
-          </>
-        )}
-      </div>
+      <DeleteActions label="Group actions" noun="group" question={<>Delete {group.name}?{group.checks.nodes.length ? ' Only an empty group can be deleted: move its checks out first.' : ''}</>} remove={remove} />
       <div className="grid-2">
         <GroupForm locations={data.locations} group={group} />
         <section className="card" aria-labelledby="group-checks-title">

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './__generated__/gql.js';
 import { Field } from './check-form.js';
+import { DeleteActions } from './delete-actions.js';
 import { ErrorNotice } from './error-notice.js';
 import { Link } from './link.js';
 import { label } from './lib/incident-form.js';
@@ -84,39 +85,24 @@ export function MaintenanceWindows() {
 /** One maintenance window: its settings (editable), its maintenances, and deletion. */
 export function MaintenanceWindowDetail({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: WindowQuery, variables: { id }, requestPolicy: 'cache-and-network' });
-  const [deleting, deleteWindow] = useMutation(DeleteWindow);
-  const [confirming, setConfirming] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [, deleteWindow] = useMutation(DeleteWindow);
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
   const window = data.maintenanceWindow;
   if (!window) return <section><h1>Maintenance window not found</h1><p><Link to="/maintenance">Back to the maintenance windows</Link>.</p></section>;
 
-  async function remove() {
+  async function remove(): Promise<string[]> {
     const result = await deleteWindow({ id });
     const problems = result.error ? [result.error.message] : (result.data?.deleteMaintenanceWindow.userErrors ?? []).map((e) => e.message);
-    if (problems.length) {
-      setProblem(`Could not delete the maintenance window: ${problems.join(' ')}`);
-      setConfirming(false);
-      return;
-    }
-    navigate('/maintenance');
+    if (!problems.length) navigate('/maintenance');
+    return problems;
   }
 
   return (
     <section aria-labelledby="window-title">
       <p><Link to="/maintenance">← Maintenance windows</Link></p>
       <h1 id="window-title">{window.name}</h1>
-      {problem && <p className="form-error" role="alert">{problem}</p>}
-      <div className="actions" role="group" aria-label="Maintenance window actions">
-        {!confirming ? <button type="button" className="button" onClick={() => setConfirming(true)}>Delete maintenance window</button> : (
-          <>
-            <span role="status">Delete {window.name} with all its maintenances?</span>
-            <button type="button" className="button button--danger" disabled={deleting.fetching} onClick={remove} autoFocus>Confirm delete</button>
-            <button type="button" className="button" onClick={() => setConfirming(false)}>Cancel</button>
-          </>
-        )}
-      </div>
+      <DeleteActions label="Maintenance window actions" noun="maintenance window" question={<>Delete {window.name} with all its maintenances?</>} remove={remove} />
       <div className="grid-2">
         <MaintenanceForm window={window} />
         <section className="card" aria-labelledby="maintenances-title">

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './__generated__/gql.js';
 import { Field } from './check-form.js';
+import { DeleteActions } from './delete-actions.js';
 import { ErrorNotice } from './error-notice.js';
 import { Link } from './link.js';
 import { ServicePicker } from './service-picker.js';
@@ -126,23 +127,17 @@ function ServicesCard({ services, onAdded }: { services: readonly Service[]; onA
 /** One status page: its settings (editable), its link, its services' open incidents, and deletion. */
 export function StatusPageDetail({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: StatusPageQuery, variables: { id }, requestPolicy: 'cache-and-network' });
-  const [deleting, deletePage] = useMutation(DeleteStatusPage);
-  const [confirming, setConfirming] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [, deletePage] = useMutation(DeleteStatusPage);
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
   const page = data.statusPage;
   if (!page) return <section><h1>Status page not found</h1><p><Link to="/status-pages">Back to the status pages</Link>.</p></section>;
 
-  async function remove() {
+  async function remove(): Promise<string[]> {
     const result = await deletePage({ id });
     const problems = result.error ? [result.error.message] : (result.data?.deleteStatusPage.userErrors ?? []).map((e) => e.message);
-    if (problems.length) {
-      setProblem(`Could not delete the status page: ${problems.join(' ')}`);
-      setConfirming(false);
-      return;
-    }
-    navigate('/status-pages');
+    if (!problems.length) navigate('/status-pages');
+    return problems;
   }
 
   const openIncidents = new Map<string, { id: string; name: string; severity: string; lastUpdateStatus: string }>();
@@ -153,17 +148,9 @@ export function StatusPageDetail({ id }: { id: string }) {
       <p><Link to="/status-pages">← Status pages</Link></p>
       <h1 id="status-page-title">{page.name}</h1>
       <p>Public page: <PublicLink page={page} />{page.isPrivate ? ' (password protected)' : ''}</p>
-      {problem && <p className="form-error" role="alert">{problem}</p>}
-      <div className="actions" role="group" aria-label="Status page actions">
+      <DeleteActions label="Status page actions" noun="status page" question={<>Delete {page.name}? Its cards and subscribers go; its services stay.</>} remove={remove}>
         <Link className="button" to={`/incidents?statusPage=${encodeURIComponent(page.id)}`}>Incidents of this page</Link>
-        {!confirming ? <button type="button" className="button" onClick={() => setConfirming(true)}>Delete status page</button> : (
-          <>
-            <span role="status">Delete {page.name}? Its cards and subscribers go; its services stay.</span>
-            <button type="button" className="button button--danger" disabled={deleting.fetching} onClick={remove} autoFocus>Confirm delete</button>
-            <button type="button" className="button" onClick={() => setConfirming(false)}>Cancel</button>
-          </>
-        )}
-      </div>
+      </DeleteActions>
       <div className="grid-2">
         <StatusPageForm services={data.statusPageServices.nodes} page={page} />
         <section className="card" aria-labelledby="page-incidents-title">
