@@ -16,6 +16,10 @@
  * DATABASE_URL or TEST_DATABASE_URL (a scratch schema, dropped afterwards); PGlite runs in memory,
  * inside the server process, so its memory counts.
  *
+ * `BENCH_PROMOTED_PROFILE=<file>` also writes a sampling heap profile of the allocations that
+ * survived young-generation collections (what fills the old space between full collections), for
+ * Chrome DevTools' Memory panel.
+ *
  * Internally the script forks itself as the server (`--serve <StoreOptions JSON> <checks> <target url>`).
  */
 import '../src/default-node-env.js';
@@ -85,10 +89,13 @@ async function serve(storeOptions: StoreOptions, checks: number, targetUrl: stri
   });
   const subscriptions = lookout.graphqlSubscriptions!;
   let stopping = false;
+  const promoted = process.env.BENCH_PROMOTED_PROFILE ? await startPromotedSampling() : null;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    lookout.close().then(() => process.exit(0), () => process.exit(1));
+    (promoted ? promoted.writeTo(process.env.BENCH_PROMOTED_PROFILE!) : Promise.resolve())
+      .then(() => lookout.close())
+      .then(() => process.exit(0), () => process.exit(1));
   };
   process.on('message', (msg: ServerCommand) => {
     if (msg === 'stop') return stop();
@@ -101,6 +108,28 @@ async function serve(storeOptions: StoreOptions, checks: number, targetUrl: stri
   process.on('disconnect', stop);
   const ready: ReadyMessage = { type: 'ready', url, apiKey, accountId, checkIds, seedMs };
   process.send!(ready);
+}
+
+/**
+ * Samples allocations that survive young-generation collections (BENCH_PROMOTED_PROFILE=<file>):
+ * what fills the old space between full collections, kept in the profile even once a full
+ * collection frees it. Written as a .heapprofile (Chrome DevTools) when the server stops.
+ */
+async function startPromotedSampling() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false,
+  } as object);
+  return {
+    async writeTo(file: string) {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      await writeFile(file, JSON.stringify(profile));
+      log(`promoted-allocation profile written to ${file}`);
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

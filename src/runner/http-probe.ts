@@ -124,7 +124,11 @@ export async function probeHttp(req: HttpProbeRequest): Promise<HttpProbeOutcome
       ssl ??= c.ssl;
     },
   });
-  const agent = new Agent({ connect: connector.connect, headersTimeout: 0, bodyTimeout: 0, pipelining: 1 });
+  // One connection per origin: the hops of an exchange go one after another, so a pool could never
+  // open a second, and with `connections: 1` the Agent makes a bare Client per origin instead of a
+  // Pool, whose 2,048-slot request queue (16 KB) per probe was most of what the runner promoted
+  // to the old space (bench/memory.ts with BENCH_PROMOTED_PROFILE).
+  const agent = new Agent({ connect: connector.connect, headersTimeout: 0, bodyTimeout: 0, pipelining: 1, connections: 1 });
 
   const controller = new AbortController();
   let timedOut = false;
