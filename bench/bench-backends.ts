@@ -33,16 +33,19 @@ export function benchBackends(selected: string[], log: (line: string) => void): 
       name: 'postgres',
       kind: 'postgres',
       options: { databaseUrl: url, schema },
-      async cleanup() {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        } finally {
-          await client.end();
-        }
-      },
+      cleanup: () => dropBenchSchema(url, schema),
     });
   }
   return runs;
+}
+
+/** Drops a benchmark's scratch schema from the PostgreSQL database at `url`. */
+export async function dropBenchSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
 }

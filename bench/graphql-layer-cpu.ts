@@ -6,7 +6,7 @@
  * process spends (user + system, from /proc) per operation moves much less. One server seeded as
  * for bench/graphql.ts (bench/graphql-server.ts); operations are sent one at a time, in rounds that
  * alternate the four kinds so all see the same load:
- * - the dashboard query (bench/graphql.ts's DASHBOARD_QUERY, copied below) and the same data
+ * - the dashboard query (DASHBOARD_QUERY of bench/dashboard-query.ts) and the same data
  *   fetched with the REST calls the layer itself makes (check page, then statuses, groups,
  *   channels and latest results);
  * - `check(id)` and `GET /v1/checks/{id}`.
@@ -19,25 +19,13 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { Pool } from 'undici';
 import type { StoreOptions } from '../src/store/create-store.js';
 import type { GraphqlReadyMessage } from './graphql-server.js';
 import { cpuSecondsOf, forkBenchServer, stopBenchServer } from './bench-process.js';
+import { dropBenchSchema } from './bench-backends.js';
+import { CHECK_QUERY, DASHBOARD_QUERY } from './dashboard-query.js';
 
-const DASHBOARD_QUERY = `query Dashboard {
-  checks(first: 100) {
-    totalCount
-    nodes {
-      checkId name checkType activated muted tags
-      group { groupId name }
-      status { health hasFailures isDegraded updatedAt }
-      latestResults(count: 5) { resultId hasFailures isDegraded responseTime runLocation startedAt }
-      alertChannels { alertChannelId type }
-    }
-  }
-}`;
-const CHECK_QUERY = 'query Check($id: ID!) { check(id: $id) { id checkId name checkType activated muted frequency locations tags groupId createdAt } }';
 const RESULT_FIELDS = 'id,checkId,hasFailures,isDegraded,responseTime,runLocation,startedAt';
 
 type Json = Record<string, any>;
@@ -111,15 +99,7 @@ async function main(): Promise<void> {
   } finally {
     await pool.close();
     await stopBenchServer(child);
-    if (url) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await client.end();
-      }
-    }
+    if (url) await dropBenchSchema(url, schema);
   }
 }
 

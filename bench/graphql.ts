@@ -35,43 +35,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type AutocannonRequest, type Result } from 'autocannon';
-import pg from 'pg';
 import { Pool } from 'undici';
 import type { StoreOptions } from '../src/store/create-store.js';
 import type { GraphqlReadyMessage, MemoryMessage, ParentMessage } from './graphql-server.js';
 import type { ConnectedMessage, ConnectMessage, ReportMessage } from './graphql-ws-clients.js';
 import { forkBenchServer, stopBenchServer } from './bench-process.js';
+import { dropBenchSchema } from './bench-backends.js';
+import { CHECK_QUERY, DASHBOARD_QUERY } from './dashboard-query.js';
 
 const CHECKS = 100;
 const WARMUP_SECONDS = 2;
 
-/**
- * The dashboard: every check with its group, status, latest results and alert channels. Kept in
- * one constant so the REST client below and the equivalence check follow it.
- */
-export const DASHBOARD_QUERY = `query Dashboard {
-  checks(first: 100) {
-    totalCount
-    nodes {
-      checkId
-      name
-      checkType
-      activated
-      muted
-      tags
-      group { groupId name }
-      status { health hasFailures isDegraded updatedAt }
-      latestResults(count: 5) { resultId hasFailures isDegraded responseTime runLocation startedAt }
-      alertChannels { alertChannelId type }
-    }
-  }
-}`;
 
 /** Resource kinds DASHBOARD_QUERY touches (the REST-calls target). */
 const DASHBOARD_KINDS = ['checks', 'check-groups', 'check-statuses', 'check-results', 'alert-channels'];
 
-/** `check(id)` of scenario (b): the fields a check page header shows. */
-const CHECK_QUERY = 'query Check($id: ID!) { check(id: $id) { id checkId name checkType activated muted frequency locations tags groupId createdAt } }';
 
 /** The live feed of scenario (c). */
 const SUBSCRIPTION = `subscription Feed($filter: CheckResultFilter) {
@@ -503,15 +481,7 @@ async function main(): Promise<number> {
     log(`bench: ${(err as Error).message}`);
   } finally {
     await server?.stop();
-    if (url) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await client.end();
-      }
-    }
+    if (url) await dropBenchSchema(url, schema);
   }
   if (cpuProfDir) log(`CPU profile of the server (everything after seeding) is in ${cpuProfDir}`);
   return failed ? 1 : 0;

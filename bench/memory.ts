@@ -30,9 +30,9 @@ import { join } from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import type { StoreOptions } from '../src/store/create-store.js';
 import type { ConnectedMessage, ConnectMessage } from './graphql-ws-clients.js';
+import { dropBenchSchema } from './bench-backends.js';
 
 const TARGET_BYTES = 2 ** 30;
 const SAMPLE_MS = 10_000;
@@ -286,11 +286,7 @@ async function main(): Promise<number> {
       log(lines.at(-1)!);
     } finally {
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-      if (backend === 'postgres') {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end());
-      }
+      if (backend === 'postgres') await dropBenchSchema(url!, schema);
     }
   }
   process.stdout.write(`\n${lines.join('\n')}\n`);

@@ -17,7 +17,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { pino } from 'pino';
 import { withCheckDefaults } from '../src/domain/check-defaults.js';
 import type { ProbeResult } from '../src/domain/check-result.js';
@@ -27,6 +26,7 @@ import { runApiCheck } from '../src/runner/executors/run-api-check.js';
 import { toRunnable } from '../src/runner/prepare-run.js';
 import { createRunRecorder } from '../src/runner/create-run-recorder.js';
 import { createStore, type StoreOptions } from '../src/store/create-store.js';
+import { dropBenchSchema } from './bench-backends.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -52,12 +52,7 @@ async function openStore(): Promise<{ options: StoreOptions; cleanup(): Promise<
     const schema = `bench_${randomBytes(4).toString('hex')}`;
     return {
       options: { databaseUrl: url, schema, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
-      async cleanup() {
-        const c = new pg.Client({ connectionString: url });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await c.end();
-      },
+      cleanup: () => dropBenchSchema(url, schema),
     };
   }
   return { options: {}, cleanup: async () => {} };

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { dropBenchSchema } from './bench-backends.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Distinct log messages whose first time is kept (messages naming a check would grow it without bound). */
@@ -113,15 +114,7 @@ export async function scratchSchema(url: string, prefix: string): Promise<Scratc
   return {
     schema,
     databaseUrl: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      try {
-        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await c.end();
-      }
-    },
+    drop: () => dropBenchSchema(url, schema),
   };
 }
 

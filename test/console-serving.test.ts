@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -9,6 +8,7 @@ import { acceptsHtml } from '../src/api/console-routes.js';
 import { loadConfig } from '../src/config.js';
 import { createLookout } from '../src/main.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
+import { getWithHost } from './support/get-with-host.js';
 
 const DIST = path.resolve('web/dist');
 // Not a skip: `npm install` builds the console (the `prepare` script), so a missing build is a broken install.
@@ -20,21 +20,6 @@ const GRAPHIQL = readFileSync(path.join(DIST, 'graphiql.html'), 'utf8');
 /** What Chromium sends when it navigates to a page. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 const TYPENAME = `/graphql?query=${encodeURIComponent('{ __typename }')}`;
-
-/** A GET with a Host header of our choosing (fetch does not let a caller set it). */
-function getWithHost(url: string, pathname: string, host: string, accept: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ hostname, port, path: pathname, method: 'GET', headers: { host, accept } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('which Accept headers open a page', () => {
   it.each([
@@ -139,7 +124,7 @@ describe('the console, GraphiQL and the API reference over HTTP', () => {
     expect(check.status).toBe(201);
     const dashboard = await s.a.request('POST', '/v1/dashboards', { customUrl: 'console-domain', customDomain: 'status.console.test', header: 'Shop status', tags: ['web'] });
     expect(dashboard.status).toBe(201);
-    const res = await getWithHost(s.url, '/', 'status.console.test', BROWSER_ACCEPT);
+    const res = await getWithHost(s.url, '/', 'status.console.test', { accept: BROWSER_ACCEPT });
     expect(res.status).toBe(200);
     expect(res.text).toContain('<title>Shop status</title>');
     expect(res.text).not.toBe(INDEX);

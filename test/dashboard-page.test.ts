@@ -1,28 +1,13 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml, renderDashboardPage } from '../src/api/pages/dashboard-page.js';
 import { STATUS_STALENESS_MS, createDashboardPageService } from '../src/service/dashboard-page-service.js';
 import { BACKENDS } from './support/backends.js';
 import { probe, runnable, testRecorder } from './support/run-results.js';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.js';
+import { getWithHost } from './support/get-with-host.js';
 
 const HOUR = 3_600_000;
 const HOSTILE = '<script>alert("pwned")</script><img src=x onerror=alert(1)> & "co"';
-
-/** A GET with a Host header of our choosing (fetch does not let a caller set it). */
-function getWithHost(url: string, path: string, host: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ hostname, port, path, method: 'GET', headers: { host } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe.each(BACKENDS)('public dashboard pages ($name)', (backend) => {
   let s: TestServer;
