@@ -18,27 +18,17 @@ const CheckFormQuery = graphql(`
   query ConsoleCheckForm($id: ID!, $editing: Boolean!) {
     locations { region name }
     checkGroups(first: 100) { nodes { id name } }
-    check(id: $id) @include(if: $editing) {
-      id name activated frequency locations tags checkType description
-      group { id }
-      ... on ApiCheck { degradedResponseTime maxResponseTime apiRequest: request { method url bodyType body headers { key value locked } queryParameters { key value locked } assertions { source property comparison target regex } } }
-      ... on UrlCheck { degradedResponseTime maxResponseTime urlRequest: request { url followRedirects skipSSL assertions { source property comparison target regex } } }
-      ... on TcpCheck { degradedResponseTime maxResponseTime tcpRequest: request { hostname port data ipFamily assertions { source property comparison target regex } } }
-      ... on DnsCheck { degradedResponseTime maxResponseTime dnsRequest: request { query recordType nameServer port protocol assertions { source property comparison target regex } } }
-      ... on IcmpCheck { degradedResponseTime maxResponseTime icmpRequest: request { hostname ipFamily pingCount assertions { source property comparison target regex } } }
-      ... on HeartbeatCheck { heartbeat { period periodUnit grace graceUnit pingUrl } }
-      ... on BrowserCheck { script }
-      ... on MultiStepCheck { script }
-    }
+    check(id: $id) @include(if: $editing) { ...ConsoleSavedCheck }
   }
 `);
 
-// What a saved check answers: the fields the form and the detail show, so the cache holds them afresh.
+// What the form reads of a check, and what a save answers (so the cache holds them afresh); each
+// type's request under its own alias, as StoredCheck reads it.
 graphql(`
   fragment ConsoleSavedCheck on Check {
     id name activated muted frequency frequencyOffset locations privateLocations tags checkType description updatedAt
     group { id name }
-    ... on ApiCheck { degradedResponseTime maxResponseTime request { method url bodyType body headers { key value locked } queryParameters { key value locked } assertions { source property comparison target regex } } }
+    ... on ApiCheck { degradedResponseTime maxResponseTime apiRequest: request { method url bodyType body headers { key value locked } queryParameters { key value locked } assertions { source property comparison target regex } } }
     ... on UrlCheck { degradedResponseTime maxResponseTime urlRequest: request { url followRedirects skipSSL assertions { source property comparison target regex } } }
     ... on TcpCheck { degradedResponseTime maxResponseTime tcpRequest: request { hostname port data ipFamily assertions { source property comparison target regex } } }
     ... on DnsCheck { degradedResponseTime maxResponseTime dnsRequest: request { query recordType nameServer port protocol assertions { source property comparison target regex } } }
