@@ -217,4 +217,18 @@ describe.each(BACKENDS)('the run recorder\'s group commit ($name)', (backend) =>
     expect(transactions - before).toBe(2);
     expect(await resultsOf(c.id)).toHaveLength(3);
   });
+
+  it('answers a run whose after-commit work throws with that error, and goes on acknowledging later batches', async () => {
+    const c = await check();
+    let calls = 0;
+    const throwing = createRunRecorder({ store, bus, logger, onRecorded: () => { if (calls++ === 0) throw new Error('onRecorded failed'); } });
+    try {
+      const [first, second] = await Promise.allSettled([throwing.record(run(c, probe())), throwing.record(run(c, probe()))]);
+      expect(first).toMatchObject({ status: 'rejected', reason: { message: 'onRecorded failed' } });
+      expect(second.status).toBe('fulfilled');
+      await expect(throwing.record(run(c, probe()))).resolves.toMatchObject({ checkId: c.id });
+    } finally {
+      await throwing.close();
+    }
+  });
 });

@@ -169,18 +169,23 @@ export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 2
         reject(isForeignKeyViolation(outcome.error) ? notFound('Check', check.id) : outcome.error);
         continue;
       }
-      const result = toResultView(outcome.row);
-      onRecorded?.(input);
-      await publish({
-        type: 'checkResultCreated', accountId: check.accountId, checkId: check.id, groupId: check.groupId,
-        tags: check.data.tags ?? [], result,
-      });
-      if (outcome.change) {
-        const { previous, current } = outcome.change;
-        logger.info({ accountId: check.accountId, checkId: check.id, checkType: check.checkType, from: previous, to: current }, statusChangeMessage(previous, current));
-        await publish({ type: 'checkStatusChanged', accountId: check.accountId, checkId: check.id, ...outcome.change });
+      // A throw here goes to this run's caller alone: the chain of later batches must go on.
+      try {
+        const result = toResultView(outcome.row);
+        onRecorded?.(input);
+        await publish({
+          type: 'checkResultCreated', accountId: check.accountId, checkId: check.id, groupId: check.groupId,
+          tags: check.data.tags ?? [], result,
+        });
+        if (outcome.change) {
+          const { previous, current } = outcome.change;
+          logger.info({ accountId: check.accountId, checkId: check.id, checkType: check.checkType, from: previous, to: current }, statusChangeMessage(previous, current));
+          await publish({ type: 'checkStatusChanged', accountId: check.accountId, checkId: check.id, ...outcome.change });
+        }
+        resolve(result);
+      } catch (err) {
+        reject(err);
       }
-      resolve(result);
     }
   }
 
