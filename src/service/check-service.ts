@@ -135,20 +135,15 @@ export function createCheckService({ store, publicUrl, assetsDir, logger }: Chec
 
     /** A check; with `fields` (checked names, id among them) only those fields, read without the rest. */
     async get(accountId: string, id: string, fields?: readonly string[]) {
-      if (!fields) return readView(store, accountId, id);
-      const row = await store.checks.get(accountId, id, checkColumnsFor(fields));
+      const row = await store.checks.get(accountId, id, fields && checkColumnsFor(fields));
       if (!row) throw notFound('Check', id);
-      return toSparseCheckView(row, fields);
+      return fields ? toSparseCheckView(row, fields) : toCheckView(row);
     },
 
     /** A page of checks; `fields` as in get. */
     async list(accountId: string, filter: CheckFilter, page: number, limit: number, fields?: readonly string[]) {
-      if (!fields) {
-        const { rows, total } = await store.checks.list(accountId, filter, page, limit);
-        return { items: rows.map(toCheckView), total };
-      }
-      const { rows, total } = await store.checks.list(accountId, filter, page, limit, checkColumnsFor(fields));
-      return { items: rows.map((r) => toSparseCheckView(r, fields)), total };
+      const { rows, total } = await store.checks.list(accountId, filter, page, limit, fields && checkColumnsFor(fields));
+      return { items: rows.map((r) => (fields ? toSparseCheckView(r, fields) : toCheckView(r))), total };
     },
 
     async delete(accountId: string, id: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { CheckColumns, CheckRow, SubscriptionWithChannel } from '../store/checks-repository.js';
+import { pickFields } from './pick-fields.js';
 
 /** Environment variables as they may be read back: a secret's value is null. */
 export function redactVariables<T extends { secret?: boolean; value?: unknown }>(vars: T[] | null | undefined): T[] | null {
@@ -50,8 +51,5 @@ export function checkColumnsFor(fields: readonly string[]): CheckColumns {
 
 /** Only the named fields of a check's view (`fields=`); a field the check does not have stays absent, as in the whole view. */
 export function toSparseCheckView(row: CheckRow, fields: readonly string[]): Record<string, any> {
-  const view = toCheckView(row);
-  const picked: Record<string, any> = {};
-  for (const f of fields) if (Object.hasOwn(view, f)) picked[f] = view[f];
-  return picked;
+  return pickFields(toCheckView(row), fields);
 }

@@ -3,7 +3,8 @@ import { decodeResultCursor, encodeResultCursor } from '../domain/result-cursor.
 import type { Store } from '../store/create-store.js';
 import type { ResultFilter } from '../store/results-repository.js';
 import { idleOfPlacement, toCheckStatusView, toIdleStatusView } from './check-status-view.js';
-import { DETAIL_RESULT_FIELDS, pickFields, toResultView } from './result-view.js';
+import { pickFields } from './pick-fields.js';
+import { DETAIL_RESULT_FIELDS, toResultView } from './result-view.js';
 
 /** Filters of the result lists, as the routes take them. `from`/`to` are UNIX seconds. */
 export interface ResultListQuery {

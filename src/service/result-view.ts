@@ -57,9 +57,3 @@ export function toResultView(row: ResultRow): Record<string, any> {
   return view;
 }
 
-/** Only the named top-level fields of a result view (`fields=` of the list route); unknown names are ignored. */
-export function pickFields(view: Record<string, any>, fields: readonly string[]): Record<string, any> {
-  const picked: Record<string, any> = {};
-  for (const f of fields) if (Object.hasOwn(view, f)) picked[f] = view[f];
-  return picked;
-}

@@ -54,8 +54,15 @@ export function createStatisticsRefresher({ db, minRows = 500 }: StatisticsRefre
   };
 }
 
+const WRITE_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
+
+/** Whether a command (`INSERT`, `SELECT`, …) writes rows the statistics count. */
+export function isWriteCommand(command: string): boolean {
+  return WRITE_COMMANDS.has(command);
+}
+
 /** Rows written according to a command tag (`INSERT 0 5`, `UPDATE 3`, …); 0 for reads and other commands. */
 export function rowsWrittenByTag(tag: string | undefined): number {
-  if (!tag || !/^(INSERT|UPDATE|DELETE|MERGE|COPY) /.test(tag)) return 0;
+  if (!tag || !isWriteCommand(tag.slice(0, tag.indexOf(' ')))) return 0;
   return Number(tag.slice(tag.lastIndexOf(' ') + 1)) || 0;
 }
