@@ -34,7 +34,8 @@ export function checkConnection(
 ): Promise<Connection<RestCheck>> {
   return offsetConnection(first, after, async (page, limit) => {
     const res = await ctx.rest.get<RestCheck[]>('/v1/checks', { page, limit, ...checkListQuery(filter), fields });
-    // Later loads of the same checks with the same fields (`check(id)`, `node(id)`) need no call of their own.
+    // Later loads of these checks asking for no more than these fields (`check(id)`, a group's checks)
+    // need no call of their own; `node(id)` asks for the whole check and makes one.
     for (const c of res.body) ctx.loaders.checkById.prime(c.id, c, fields);
     return { items: res.body, total: totalOfContentRange(res.headers['content-range']) };
   });

@@ -55,11 +55,6 @@ export interface SubscriptionServerOptions {
   /** Milliseconds between keep-alive pings (a socket missing a pong for as long is dropped); default 12,000. */
   keepAliveMs?: number;
   /**
-   * Socket deliveries per event-loop turn: a burst (one event to every subscriber) is written in
-   * slices of this many, yielding to the loop between them; default 256 (see createSubscriptionFanOut).
-   */
-  deliveriesPerTurn?: number;
-  /**
    * Largest document and variables of a `subscribe` (the HTTP endpoint's limits): larger ones are
    * answered with an `error` message for that operation before the document is parsed. A message
    * larger than both and some slack closes the socket with 1009 (WebSocket "Message Too Big").
@@ -129,7 +124,6 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const fanOut = createSubscriptionFanOut({
     onExecute: (key, subscribers) => monitor.emit('execute', key, subscribers),
     onError: (err, key) => logger.error({ err, key }, 'a shared subscription failed'),
-    deliveriesPerTurn: options.deliveriesPerTurn,
   });
   const documents = createDocumentCache(schema);
   const eventContexts = options.operationContext ? createEventContexts(options.operationContext) : null;
