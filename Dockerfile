@@ -1,8 +1,9 @@
 # Lookout: one image for `lookout serve` (any role) and `lookout agent`.
 FROM node:20-bookworm-slim
-# Chromium for browser and multi-step checks, ping for ICMP checks.
+# Chromium for browser and multi-step checks, ping for ICMP checks, bubblewrap to sandbox check code
+# (the container needs user namespaces for it: see compose.yaml's security_opt and README "Sandbox").
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium iputils-ping ca-certificates \
+ && apt-get install -y --no-install-recommends chromium iputils-ping ca-certificates bubblewrap \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./

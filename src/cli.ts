@@ -7,6 +7,8 @@ import { createAgent, localSecretsOf } from './agent/create-agent.js';
 import { loadAgentConfig } from './agent/load-agent-config.js';
 import { loadConfig } from './config.js';
 import { createExecutors } from './runner/create-executors.js';
+import { createSandbox } from './runner/sandbox/create-sandbox.js';
+import { sandboxOffRefusal } from './runner/sandbox/sandbox-off-refusal.js';
 import { createLookout, type Lookout } from './main.js';
 import { createAccountWithKey, createKeyForAccount } from './service/bootstrap.js';
 import { createStore } from './store/create-store.js';
@@ -134,8 +136,10 @@ function close(lookout: Lookout, signal: string): void {
 async function agent(): Promise<void> {
   const settings = loadAgentConfig(process.env);
   const logger = pino({ level: settings.logLevel, base: { service: 'lookout-agent' } });
-  // The runner's executors, with the agent's own folder for the files they keep.
-  const executors = createExecutors({ ...loadConfig(), assetsDir: settings.assetsDir });
+  // The runner's executors and sandbox, with the agent's own folder for the files they keep.
+  const config = { ...loadConfig(), assetsDir: settings.assetsDir };
+  const sandbox = createSandbox({ settings: config.sandbox, chromiumPath: config.chromiumPath, protectedPaths: [config.dataDir, config.assetsDir], logger });
+  const executors = createExecutors(config, sandbox);
   const running = await createAgent({
     serviceUrl: settings.serviceUrl, key: settings.key, location: settings.location, concurrency: settings.concurrency,
     healthPort: settings.healthPort, executors, assetsDir: settings.assetsDir, logger, version: VERSION,
@@ -146,7 +150,10 @@ async function agent(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    running.close().then(() => process.exit(0), (err: unknown) => {
+    running.close().then(() => {
+      sandbox.close();
+      process.exit(0);
+    }, (err: unknown) => {
       logger.error({ err }, 'error during shutdown');
       process.exit(1);
     });
@@ -212,6 +219,12 @@ async function main(argv: string[]): Promise<number> {
     const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
     const store = await createStore(storeOptions());
     try {
+      // A server whose sandbox is off must stay single-account (see sandboxOffRefusal).
+      const refusal = sandboxOffRefusal(loadConfig().sandbox, (await store.accounts.count()) + 1);
+      if (refusal) {
+        process.stderr.write(`lookout: ${refusal}\n`);
+        return 1;
+      }
       const made = await createAccountWithKey(store, { name: values.name ?? 'New account' });
       process.stdout.write(`account ${made.accountId}\nkey ${made.apiKey}\n`);
       return 0;

@@ -94,6 +94,39 @@ export interface Config {
   maxJsonDepth: number;
   /** Bearer token `GET /metrics` requires (`LOOKOUT_METRICS_TOKEN`); unset: the metrics need none. */
   metricsToken: string | undefined;
+  /** How the runner isolates the code checks bring (scripts, setup and teardown); see SandboxSettings. */
+  sandbox: SandboxSettings;
+}
+
+/**
+ * The sandbox of user code (README, "Sandbox"). Every script a check brings runs in bubblewrap, in
+ * namespaces of its own as an unprivileged user, with these limits per run.
+ */
+export interface SandboxSettings {
+  /**
+   * `LOOKOUT_SANDBOX`: `bwrap` (the default; also `on`) or `off`, which runs scripts as plain child
+   * processes of the service, with its user and files: only for a single-account server, and
+   * refused at start when more than one account exists unless `LOOKOUT_SANDBOX_FORCE_OFF=true`.
+   */
+  mode: 'bwrap' | 'off';
+  /** `LOOKOUT_SANDBOX_FORCE_OFF`: keeps `off` even with several accounts (every account can then read the server). */
+  forceOff: boolean;
+  /** The bubblewrap binary (`LOOKOUT_SANDBOX_BWRAP`, default `bwrap` on PATH). */
+  bwrapPath: string;
+  /** Memory of one run, browser included, in MiB (`LOOKOUT_SANDBOX_MEMORY_MB`, default 1024). */
+  memoryMb: number;
+  /** Processes and threads of one run (`LOOKOUT_SANDBOX_PROCESSES`, default 512; Chromium alone uses ~150). */
+  processes: number;
+  /** Bytes one run may print (stdout, stderr and its messages to the runner), in KiB (`LOOKOUT_SANDBOX_OUTPUT_KB`, default 8192). */
+  outputKb: number;
+  /** Size of each writable place of a run (its /tmp, HOME, and any one file in its working folder) in MiB (`LOOKOUT_SANDBOX_SCRATCH_MB`, default 256). */
+  scratchMb: number;
+  /**
+   * First user id of runs when the service runs as root (`LOOKOUT_SANDBOX_UID_BASE`, default 200000):
+   * each run in flight has its own id from there, so runs can neither signal nor read each other
+   * and the process limit counts one run only.
+   */
+  uidBase: number;
 }
 
 /** What a process does: see Config.role. */
@@ -298,5 +331,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxErrorIssues: Math.max(1, int('LOOKOUT_MAX_ERROR_ISSUES', env.LOOKOUT_MAX_ERROR_ISSUES, 20)),
     maxJsonDepth: Math.max(4, int('LOOKOUT_MAX_JSON_DEPTH', env.LOOKOUT_MAX_JSON_DEPTH, 32)),
     metricsToken: token('LOOKOUT_METRICS_TOKEN', env.LOOKOUT_METRICS_TOKEN),
+    sandbox: sandboxSettings(env),
+  };
+}
+
+/** The sandbox settings: every limit a positive number, the mode one of the two. */
+export function sandboxSettings(env: NodeJS.ProcessEnv): SandboxSettings {
+  const given = (env.LOOKOUT_SANDBOX ?? '').trim().toLowerCase();
+  let mode: SandboxSettings['mode'];
+  if (given === '' || given === 'bwrap' || given === 'on') mode = 'bwrap';
+  else if (given === 'off') mode = 'off';
+  else throw new Error(`LOOKOUT_SANDBOX must be bwrap (also on) or off, got "${env.LOOKOUT_SANDBOX}"`);
+  const atLeast = (name: string, fallback: number, min = 1) => {
+    const n = int(name, env[name], fallback);
+    if (n < min) throw new Error(`${name} must be an integer of at least ${min}, got "${env[name]}"`);
+    return n;
+  };
+  return {
+    mode,
+    forceOff: flag('LOOKOUT_SANDBOX_FORCE_OFF', env.LOOKOUT_SANDBOX_FORCE_OFF, false),
+    bwrapPath: env.LOOKOUT_SANDBOX_BWRAP || 'bwrap',
+    memoryMb: atLeast('LOOKOUT_SANDBOX_MEMORY_MB', 1024, 64),
+    processes: atLeast('LOOKOUT_SANDBOX_PROCESSES', 512, 16),
+    outputKb: atLeast('LOOKOUT_SANDBOX_OUTPUT_KB', 8192),
+    scratchMb: atLeast('LOOKOUT_SANDBOX_SCRATCH_MB', 256),
+    uidBase: atLeast('LOOKOUT_SANDBOX_UID_BASE', 200_000),
   };
 }

@@ -19,6 +19,8 @@ import { createSubscriberNotifier } from './runner/subscriber-notifications/crea
 import { createRunner, type Runner } from './runner/create-runner.js';
 import { createMaintenancePauses, type MaintenancePauses } from './runner/create-maintenance-pauses.js';
 import { createExecutors } from './runner/create-executors.js';
+import { createSandbox } from './runner/sandbox/create-sandbox.js';
+import { sandboxOffRefusal } from './runner/sandbox/sandbox-off-refusal.js';
 import { createRunRecorder } from './runner/create-run-recorder.js';
 import { createDataRetention } from './service/data-retention.js';
 import { createAgentService } from './service/agent-service.js';
@@ -90,6 +92,8 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
   const store = await createStore(
     options.storeOptions ?? (config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir }),
   );
+  // Set once the sandbox is made; a start that fails before that has none to close.
+  let closeSandbox = () => {};
   try {
     checkBootstrapSettings({ accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
     // Made once the server listens: a first start that cannot listen leaves no account whose key was never shown.
@@ -99,7 +103,11 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     const recorder = createRunRecorder({ store, bus, logger, onRecorded: (input) => metrics.runRecorded(input) });
     // Maintenance in progress pauses checks: the scheduler asks this snapshot before each run.
     const pauses = createMaintenancePauses({ store, bus, logger });
-    const executors = createExecutors(config);
+    const refusal = sandboxOffRefusal(config.sandbox, await store.accounts.count());
+    if (refusal) throw new Error(refusal);
+    const sandbox = createSandbox({ settings: config.sandbox, chromiumPath: config.chromiumPath, protectedPaths: [config.dataDir, config.assetsDir], logger });
+    closeSandbox = () => sandbox.close();
+    const executors = createExecutors(config, sandbox);
     const recordRun: RecordRun = (input) => recorder.record({ ...input, maintenanceWindowIds: pauses.coveringWindows(input.check) });
     const runner = createRunner({
       store,
@@ -257,6 +265,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         await testSessionRuns.close();
         sessionLeases.close();
         await runner.close();
+        closeSandbox();
         await recorder.close();
         await pauses.close();
         await maintenanceClock?.close();
@@ -268,6 +277,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       },
     };
   } catch (err) {
+    closeSandbox();
     await store.close();
     throw err;
   }

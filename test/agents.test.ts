@@ -14,6 +14,7 @@ import { BACKENDS } from './support/backends.js';
 import { startHttpTarget, type HttpTarget } from './support/http-target.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { until } from './support/until.js';
+import { defaultSandbox } from '../src/runner/sandbox/default-sandbox.js';
 
 const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const SECRET = 'agent-test-secret-value-7Qz';
@@ -61,7 +62,7 @@ describe.each(BACKENDS)('private-location agents ($name)', (backend) => {
     assetsDir = await mkdtemp(path.join(os.tmpdir(), 'agent-assets-'));
     agent = await createAgent({
       serviceUrl: s.url, key: location.key, concurrency: 2, healthPort: 0, healthHost: '127.0.0.1', assetsDir, logger, version: 'test',
-      executors: createExecutors({ ...loadConfig({}), assetsDir }), localSecrets: [{ key: 'LOOKOUT_SECRET_TOKEN', value: LOCAL_SECRET, secret: true }],
+      executors: createExecutors({ ...loadConfig({}), assetsDir }, defaultSandbox()), localSecrets: [{ key: 'LOOKOUT_SECRET_TOKEN', value: LOCAL_SECRET, secret: true }],
       waitMs: 2_000, backoff: { minMs: 50, maxMs: 500 },
     });
     await until(async () => agent.stats().connected, 'the agent to connect');
@@ -260,7 +261,7 @@ describe.each(BACKENDS)('private-location agents ($name)', (backend) => {
     const rescuerDir = await mkdtemp(path.join(os.tmpdir(), 'agent-assets-'));
     const rescuer = await createAgent({
       serviceUrl: s.url, key: other.key, concurrency: 1, healthPort: 0, healthHost: '127.0.0.1', assetsDir: rescuerDir, logger, version: 'test',
-      executors: createExecutors({ ...loadConfig({}), assetsDir: rescuerDir }), waitMs: 1_000, backoff: { minMs: 50, maxMs: 500 },
+      executors: createExecutors({ ...loadConfig({}), assetsDir: rescuerDir }, defaultSandbox()), waitMs: 1_000, backoff: { minMs: 50, maxMs: 500 },
     });
     try {
       const [result] = await until(async () => { const f = await finals(deadCheck); return f.length > 0 && f; }, 'the re-leased run');
@@ -282,7 +283,7 @@ describe.each(BACKENDS)('private-location agents ($name)', (backend) => {
     const other = await newLocation(`bye-${randomUUID().slice(0, 6)}`);
     const leaving = await createAgent({
       serviceUrl: s.url, key: other.key, concurrency: 1, healthPort: 0, healthHost: '127.0.0.1', assetsDir: dir, logger, version: 'test',
-      executors: createExecutors({ ...loadConfig({}), assetsDir: dir }), waitMs: 1_000, backoff: { minMs: 50, maxMs: 500 },
+      executors: createExecutors({ ...loadConfig({}), assetsDir: dir }, defaultSandbox()), waitMs: 1_000, backoff: { minMs: 50, maxMs: 500 },
     });
     const checkId = await newCheck(other.slugName, `${target.http.url}/delay/1500`);
     await until(async () => leaving.stats().connected, 'the agent to connect');

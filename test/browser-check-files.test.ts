@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserCheckExecutor } from '../src/runner/executors/run-browser-check.js';
 import { writeScriptFiles } from '../src/runner/write-script-files.js';
 import { runContext, runnableCheck } from './support/net-probe-fixtures.js';
+import { defaultSandbox } from '../src/runner/sandbox/default-sandbox.js';
 
 /**
  * A browser or multi-step check's own project files (`dependencies`, as `checkly deploy` stores
@@ -44,7 +45,7 @@ describe('writing a run\'s files', () => {
 });
 
 describe('a multi-step script with its project files', () => {
-  const exec = () => createBrowserCheckExecutor({ chromiumPath: path.join(scratch, 'no-chromium'), assetsDir: path.join(scratch, 'assets') });
+  const exec = () => createBrowserCheckExecutor({ chromiumPath: path.join(scratch, 'no-chromium'), assetsDir: path.join(scratch, 'assets'), sandbox: defaultSandbox() });
   const run = (script: string, dependencies: unknown[], extra: Record<string, unknown> = {}) =>
     exec()(runnableCheck('MULTI_STEP', { script, scriptPath: 'checks/flow.spec.ts', dependencies, ...extra }), runContext({ timeoutMs: 15_000 }));
 

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,10 @@ import {
 import { TIMEOUT_CODE } from '../src/runner/executors/network-error.js';
 import { runContext, runnableCheck } from './support/net-probe-fixtures.js';
 import { CHROMIUM, chromiumInstalled, NO_CHROMIUM } from './support/chromium.js';
+import { createSandbox } from '../src/runner/sandbox/create-sandbox.js';
+import type { Sandbox } from '../src/runner/sandbox/sandbox.js';
+import { loadConfig } from '../src/config.js';
+import pino from 'pino';
 
 if (!chromiumInstalled) console.warn(`run-browser-check.test.ts: skipping the browser tests, ${NO_CHROMIUM}`);
 
@@ -28,9 +32,11 @@ const SECRET = 'tok-5b1f9e27c4a8';
 let server: http.Server;
 let baseUrl: string;
 let assetsDir: string;
-/** The runner's temporary folders go here, so leftover processes of this file's runs can be found. */
+/** The runner's temporary folders go here, and its runs have user ids from UID_BASE, so leftovers of this file's runs can be found. */
 let runTmp: string;
 let savedTmpdir: string | undefined;
+const UID_BASE = 300_000 + (process.pid % 10_000) * 10;
+let sandbox: Sandbox;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -54,12 +60,20 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   assetsDir = await mkdtemp(path.join(tmpdir(), 'lookout-assets-test-'));
   runTmp = await mkdtemp(path.join(tmpdir(), 'lookout-runs-test-'));
+  // The runs' own users pass through it to their folders.
+  await chmod(runTmp, 0o711);
+  const config = loadConfig();
+  sandbox = createSandbox({
+    settings: { ...config.sandbox, uidBase: UID_BASE }, chromiumPath: CHROMIUM, protectedPaths: [], scratchDir: runTmp,
+    logger: pino({ level: 'silent' }),
+  });
 });
 
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await rm(assetsDir, { recursive: true, force: true });
+  sandbox.close();
   await rm(runTmp, { recursive: true, force: true });
 });
 
@@ -74,7 +88,7 @@ afterEach(() => {
 });
 
 const run = (type: 'BROWSER' | 'MULTI_STEP', script: string, opts: { timeoutMs?: number; variables?: RunVariable[]; data?: Record<string, unknown> } = {}) =>
-  createBrowserCheckExecutor({ chromiumPath: CHROMIUM, assetsDir })(
+  createBrowserCheckExecutor({ chromiumPath: CHROMIUM, assetsDir, sandbox })(
     runnableCheck(type, { script, ...opts.data }),
     runContext({
       timeoutMs: opts.timeoutMs ?? 25_000,
@@ -86,7 +100,12 @@ function detail(result: ProbeResult): { errors: { code: string; message: string;
   return (result.browserCheckResult ?? result.multiStepCheckResult) as any;
 }
 
-/** Processes (not yet reaped zombies excluded) started by this file's runs: the child runs in, and Chromium's profile lives under, runTmp. */
+/** Run folders left in runTmp (the sandbox's own folder stays until it is closed). */
+async function leftRunFolders(): Promise<string[]> {
+  return (await readdir(runTmp)).filter((name) => !name.startsWith('lookout-sandbox-'));
+}
+
+/** Processes (not yet reaped zombies excluded) started by this file's runs: their folders are under runTmp, their users from UID_BASE (or this process's, with the sandbox off). */
 function liveRunProcesses(): number[] {
   const live: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -101,7 +120,8 @@ function liveRunProcesses(): number[] {
       } catch {
         // Not ours to inspect.
       }
-      if (cmdline.includes(runTmp) || cwd.startsWith(runTmp)) live.push(Number(entry));
+      const uid = Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1]);
+      if (cmdline.includes(runTmp) || cwd.startsWith(runTmp) || (uid >= UID_BASE && uid < UID_BASE + 10)) live.push(Number(entry));
     } catch {
       // Gone while we looked.
     }
@@ -179,7 +199,7 @@ describe.skipIf(!chromiumInstalled)(`browser and multi-step checks with Chromium
     expect(result.errors.map((e) => e.code)).toEqual([TIMEOUT_CODE]);
     expect(result.errors[0]!.message).toContain('5000 ms');
     await vi.waitFor(() => expect(liveRunProcesses()).toEqual([]), { timeout: 5000, interval: 50 });
-    expect(await readdir(runTmp)).toEqual([]);
+    expect(await leftRunFolders()).toEqual([]);
   });
 
   it('kills a script stuck in a synchronous loop, with its browser, at the time limit', async () => {
@@ -189,7 +209,7 @@ describe.skipIf(!chromiumInstalled)(`browser and multi-step checks with Chromium
     expect(result.errors.map((e) => e.code)).toEqual([TIMEOUT_CODE]);
     expect(result.errors[0]!.message).toContain('was stopped');
     await vi.waitFor(() => expect(liveRunProcesses()).toEqual([]), { timeout: 5000, interval: 50 });
-    expect(await readdir(runTmp)).toEqual([]);
+    expect(await leftRunFolders()).toEqual([]);
   });
 
   it('runs checks written as Playwright tests with import { test, expect } from @playwright/test', async () => {

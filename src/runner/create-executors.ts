@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { CheckType } from '../domain/catalog.js';
 import type { Executor } from './executor.js';
-import { runApiCheck } from './executors/run-api-check.js';
+import { createApiCheckExecutor } from './executors/run-api-check.js';
 import { createBrowserCheckExecutor } from './executors/run-browser-check.js';
 import { runDnsCheck } from './executors/run-dns-check.js';
 import { runIcmpCheck } from './executors/run-icmp-check.js';
@@ -9,15 +9,19 @@ import { runTcpCheck } from './executors/run-tcp-check.js';
 import { runUnsupportedCheck } from './executors/run-unsupported-check.js';
 import { runUrlCheck } from './executors/run-url-check.js';
 import { limitConcurrency } from './limit-concurrency.js';
+import type { Sandbox } from './sandbox/sandbox.js';
 
-/** The executor of each check type (HEARTBEAT is evaluated by the scheduler, not executed). */
-export function createExecutors(config: Config): Partial<Record<CheckType, Executor>> {
+/**
+ * The executor of each check type (HEARTBEAT is evaluated by the scheduler, not executed); every
+ * piece of code a check brings runs in `sandbox`.
+ */
+export function createExecutors(config: Config, sandbox: Sandbox): Partial<Record<CheckType, Executor>> {
   const browser = limitConcurrency(
-    createBrowserCheckExecutor({ chromiumPath: config.chromiumPath, assetsDir: config.assetsDir }),
+    createBrowserCheckExecutor({ chromiumPath: config.chromiumPath, assetsDir: config.assetsDir, sandbox }),
     config.browserConcurrency,
   );
   return {
-    API: runApiCheck,
+    API: createApiCheckExecutor(sandbox),
     URL: runUrlCheck,
     TCP: runTcpCheck,
     DNS: runDnsCheck,

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { Sandbox, SandboxExit, SandboxRunFolder } from './sandbox/sandbox.js';
+import { SANDBOX_ERROR_CODES } from './sandbox/sandbox.js';
+import { sandboxLimitMessage } from './sandbox/sandbox-limit-message.js';
 
 /** The request as a setup script sees and changes it. */
 export interface ScriptRequest {
@@ -38,24 +39,27 @@ export interface RequestScriptInput {
   scrub?: (text: string) => string;
   timeoutMs: number;
   signal: AbortSignal;
+  /** Where the script runs. */
+  sandbox: Sandbox;
 }
 
 export type RequestScriptOutcome =
   | { ok: true; request: ScriptRequest; response: ScriptResponse | null; env: Record<string, string>; logs: ScriptLogLine[] }
-  | { ok: false; error: string; logs: ScriptLogLine[] };
+  /** `code` is set when the sandbox, not the script, ended the run (SANDBOX_MEMORY, …). */
+  | { ok: false; error: string; code?: string; logs: ScriptLogLine[] };
 
 /** Default wall-time limit of one setup or teardown script. */
 export const SCRIPT_TIME_LIMIT_MS = 10_000;
 /** Log lines kept per script; a chatty script cannot fill the result. */
 const MAX_LOG_LINES = 200;
 const MAX_LOG_LINE_LENGTH = 2000;
-
-const CHILD = fileURLToPath(new URL('./request-script-child.mjs', import.meta.url));
+/** Heap of a script's process; the sandbox's memory limit holds for everything else. */
+const HEAP_MB = 256;
 
 /**
- * Runs a group's setup or teardown script in its own `node` process, killed (SIGKILL) when it
- * passes `timeoutMs` or the run is cancelled, so an endless loop or a crash never touches the
- * service. Never throws.
+ * Runs a group's setup or teardown script in the sandbox (see createSandbox), killed when it
+ * passes `timeoutMs`, a sandbox limit or the run is cancelled, so an endless loop or a crash never
+ * touches the service. Never throws.
  *
  * The script is the body of an async function; `await` works at its top level. It sees:
  * - `request` — `{method, url, headers, queryParameters, body}` with headers and query parameters
@@ -70,71 +74,70 @@ const CHILD = fileURLToPath(new URL('./request-script-child.mjs', import.meta.ur
  * - `console.log/info/warn/error/debug` — lines go to the result's job log (secrets scrubbed).
  * A throw, a rejected promise, an exit before the end or the time limit fails the run.
  */
-export function runRequestScript(input: RequestScriptInput): Promise<RequestScriptOutcome> {
-  return new Promise((resolve) => {
-    const logs: ScriptLogLine[] = [];
-    const addLog = (level: string, message: string) => {
-      if (logs.length >= MAX_LOG_LINES) return;
-      const scrubbed = input.scrub ? input.scrub(message) : message;
-      const text = scrubbed.length > MAX_LOG_LINE_LENGTH ? `${scrubbed.slice(0, MAX_LOG_LINE_LENGTH)}…` : scrubbed;
-      logs.push({ time: new Date().toISOString(), level, message: text });
-    };
-    let settled = false;
-    let child: ChildProcess;
-    try {
-      // Only the run's variables reach the script: the service's own environment (database URL,
-      // keys) never does.
-      child = spawn(process.execPath, ['--max-old-space-size=256', CHILD], {
-        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-        env: input.env,
-        serialization: 'json',
-      });
-    } catch (err) {
-      resolve({ ok: false, error: `${input.phase} script could not start: ${err instanceof Error ? err.message : String(err)}`, logs });
-      return;
-    }
-    const finish = (outcome: RequestScriptOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      input.signal.removeEventListener('abort', onAbort);
-      child.kill('SIGKILL');
-      resolve(outcome);
-    };
-    const failWith = (error: string) => finish({ ok: false, error, logs });
-
-    const timer = setTimeout(() => failWith(`${input.phase} script did not finish within ${input.timeoutMs} ms`), input.timeoutMs);
-    const onAbort = () => failWith(`${input.phase} script stopped: the run was cancelled`);
-    if (input.signal.aborted) onAbort();
-    else input.signal.addEventListener('abort', onAbort, { once: true });
-
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => splitLines(chunk).forEach((l) => addLog('info', l)));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => splitLines(chunk).forEach((l) => addLog('error', l)));
-    child.on('error', (err) => failWith(`${input.phase} script could not start: ${err.message}`));
-    child.on('exit', (code, sig) => failWith(`${input.phase} script exited (${sig ?? `code ${code}`}) before it finished`));
-    child.on('message', (raw: unknown) => {
-      const msg = raw as { type?: string; level?: string; message?: string; request?: unknown; response?: unknown; env?: unknown };
-      if (msg.type === 'ready') {
-        child.send({ script: input.script, request: input.request, response: input.response }, (err) => {
-          if (err) failWith(`${input.phase} script could not start: ${err.message}`);
-        });
-      } else if (msg.type === 'log') {
-        addLog(String(msg.level ?? 'log'), String(msg.message ?? ''));
-      } else if (msg.type === 'error') {
-        failWith(`${input.phase} script failed: ${String(msg.message ?? 'unknown error')}`);
-      } else if (msg.type === 'done') {
-        const request = toScriptRequest(msg.request);
-        if (typeof request === 'string') return failWith(`${input.phase} script left an invalid request: ${request}`);
-        const response = input.response ? toScriptResponse(msg.response, input.response) : null;
-        if (typeof response === 'string') return failWith(`${input.phase} script left an invalid response: ${response}`);
-        finish({ ok: true, request, response, env: toStringRecord(msg.env), logs });
-      }
+export async function runRequestScript(input: RequestScriptInput): Promise<RequestScriptOutcome> {
+  const logs: ScriptLogLine[] = [];
+  const addLog = (level: string, message: string) => {
+    if (logs.length >= MAX_LOG_LINES) return;
+    const scrubbed = input.scrub ? input.scrub(message) : message;
+    const text = scrubbed.length > MAX_LOG_LINE_LENGTH ? `${scrubbed.slice(0, MAX_LOG_LINE_LENGTH)}…` : scrubbed;
+    logs.push({ time: new Date().toISOString(), level, message: text });
+  };
+  const failed = (error: string, code?: string): RequestScriptOutcome => ({ ok: false, error, ...(code ? { code } : {}), logs });
+  if (input.sandbox.unavailable) {
+    return failed(`${input.phase} script cannot run: ${input.sandbox.unavailable} (LOOKOUT_SANDBOX)`, SANDBOX_ERROR_CODES.unavailable);
+  }
+  let folder: SandboxRunFolder;
+  try {
+    folder = await input.sandbox.createRunFolder();
+  } catch (err) {
+    return failed(`${input.phase} script could not start: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  try {
+    let outcome: RequestScriptOutcome | null = null;
+    const run = folder.run({
+      entry: 'request-script-child.mjs',
+      nodeArgs: [`--max-old-space-size=${HEAP_MB}`],
+      job: { script: input.script, request: input.request, response: input.response, env: input.env },
+      timeoutMs: input.timeoutMs,
+      signal: input.signal,
+      onOutput: (stream, line) => addLog(stream === 'stdout' ? 'info' : 'error', line),
+      onMessage: (msg) => {
+        if (outcome) return;
+        if (msg.type === 'log') {
+          addLog(String(msg.level ?? 'log'), String(msg.message ?? ''));
+        } else if (msg.type === 'error') {
+          outcome = failed(`${input.phase} script failed: ${String(msg.message ?? 'unknown error')}`);
+          run.stop();
+        } else if (msg.type === 'done') {
+          outcome = toOutcome(input, msg, logs);
+          run.stop();
+        }
+      },
     });
-  });
+    const exit = await run.done;
+    if (outcome) return outcome;
+    return failed(...whyEnded(input, exit));
+  } finally {
+    await folder.close().catch(() => {});
+  }
 }
 
-function splitLines(chunk: string): string[] {
-  return chunk.split(/\r?\n/).filter((l) => l !== '');
+/** The words and code of a run that ended before the script finished. */
+function whyEnded(input: RequestScriptInput, exit: SandboxExit): [string, string?] {
+  const phase = `${input.phase} script`;
+  if (exit.startError) return [`${phase} could not start: ${exit.startError}`];
+  if (exit.cancelled) return [`${phase} stopped: the run was cancelled`];
+  if (exit.limit === 'time') return [`${phase} did not finish within ${input.timeoutMs} ms`];
+  if (exit.limit) return [sandboxLimitMessage(phase, exit.limit, input.sandbox), SANDBOX_ERROR_CODES[exit.limit]];
+  return [`${phase} exited (${exit.exitSignal ?? `code ${exit.exitCode}`}) before it finished`];
+}
+
+function toOutcome(input: RequestScriptInput, msg: Record<string, unknown>, logs: ScriptLogLine[]): RequestScriptOutcome {
+  const request = toScriptRequest(msg.request);
+  if (typeof request === 'string') return { ok: false, error: `${input.phase} script left an invalid request: ${request}`, logs };
+  const response = input.response ? toScriptResponse(msg.response, input.response) : null;
+  if (typeof response === 'string') return { ok: false, error: `${input.phase} script left an invalid response: ${response}`, logs };
+  return { ok: true, request, response, env: toStringRecord(msg.env), logs };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -1,20 +1,18 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { access, copyFile, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { access, copyFile, lstat, mkdir, readdir, rename, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../config.js';
 import { DEFAULT_RUNTIME_ID } from '../../domain/catalog.js';
 import { planScriptFiles, type ScriptFiles } from '../../domain/script-files.js';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
 import { scrubDeep } from '../../domain/scrub-secrets.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
-import { killProcessTree } from '../kill-process-tree.js';
 import { runScrubber } from '../run-scrubber.js';
+import { defaultSandbox } from '../sandbox/default-sandbox.js';
+import { SANDBOX_ERROR_CODES, type Sandbox, type SandboxExit, type SandboxRunFolder } from '../sandbox/sandbox.js';
+import { sandboxLimitMessage } from '../sandbox/sandbox-limit-message.js';
 import { writeScriptFiles } from '../write-script-files.js';
 import { finishProbe } from './finish-probe.js';
 import { CANCELLED_CODE, TIMEOUT_CODE } from './network-error.js';
@@ -25,6 +23,8 @@ export interface BrowserRunnerOptions {
   chromiumPath: string;
   /** Folder the screenshots are moved to (config `assetsDir`, env LOOKOUT_ASSETS_DIR). */
   assetsDir: string;
+  /** Where the scripts run. */
+  sandbox: Sandbox;
 }
 
 /** One line of a browser or multi-step run's job log. */
@@ -58,7 +58,7 @@ export const CHROMIUM_LAUNCH_ARGS = [
 ];
 
 /** Error codes that mean the runner, not the target, failed: such a run never passes, not even with shouldFail. */
-export const RUNNER_FAILURE_CODES = new Set(['NO_SCRIPT', 'DEPENDENCY_ERROR', 'NO_BROWSER', 'BROWSER_LAUNCH_FAILED', 'RUNNER_ERROR']);
+export const RUNNER_FAILURE_CODES = new Set(['NO_SCRIPT', 'DEPENDENCY_ERROR', 'NO_BROWSER', 'BROWSER_LAUNCH_FAILED', 'RUNNER_ERROR', SANDBOX_ERROR_CODES.unavailable]);
 
 /** A multi-step script naming none of these runs without starting Chromium. */
 const BROWSER_IDENTIFIERS = /\b(page|context|browser|chromium)\b/;
@@ -70,7 +70,6 @@ const MAX_ASSET_BYTES = 10 * 1024 * 1024;
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg' };
 const NETWORK_FAILURE = /net::ERR_|\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH)\b/;
 
-const CHILD = fileURLToPath(new URL('../browser-check-child.mjs', import.meta.url));
 const PLAYWRIGHT_VERSION: string = createRequire(import.meta.url)('playwright-core/package.json').version;
 
 interface ChildError {
@@ -96,17 +95,12 @@ interface ChildOutcome {
   elapsedMs: number;
 }
 
-interface Dirs {
-  root: string;
-  work: string;
-  tmp: string;
-  shots: string;
-}
 
 /**
  * The executor of BROWSER and MULTI_STEP checks with `options`. Each attempt runs the check's
- * `script` (JavaScript) in its own `node` process driving Chromium through playwright-core, in a
- * private temporary folder (working directory, HOME, TMPDIR and browser profile) removed after.
+ * `script` (JavaScript) in its own `node` process driving Chromium through playwright-core, in
+ * the sandbox (createSandbox): its working folder, HOME, TMPDIR and browser profile are the run's
+ * own and removed after; the check's files are read-only.
  *
  * What the script sees, as globals it may shadow:
  * - `page`, `context`, `browser`: a fresh Chromium context and page (actions time out after
@@ -127,13 +121,14 @@ interface Dirs {
  *   by esbuild. Any other npm package is refused with a clear message.
  * - `process.env`: the run's variables (PATH, HOME and TMPDIR of the sandbox are there too,
  *   unless a variable has that name). Top-level `await` works.
- * It is not a security sandbox: scripts are the account's own code; the process boundary only
- * keeps hangs, crashes and memory blow-ups (512 MB heap) away from the service.
+ * The sandbox keeps the service, its files and other accounts out of reach, and ends a run that
+ * passes its memory, process or output limit (SANDBOX_MEMORY, SANDBOX_PROCESSES, SANDBOX_OUTPUT).
  *
  * Limits: the whole attempt, browser start included, has `ctx.timeoutMs`. The script must be done
  * a reserve (15%, 0.3 to 5 s) before that so a screenshot of the stuck page can still be taken;
  * at `ctx.timeoutMs` the child, Chromium and every process below them are SIGKILLed. Both end as
- * ETIMEDOUT (TIMEOUT_CODE). A cancelled run ends as CANCELLED.
+ * ETIMEDOUT (TIMEOUT_CODE). A cancelled run ends as CANCELLED. Where the sandbox cannot work,
+ * runs end as SANDBOX_UNAVAILABLE, naming the reason and LOOKOUT_SANDBOX.
  *
  * Errors (codes): NO_SCRIPT, DEPENDENCY_ERROR (a dependency path or set planScriptFiles refuses), NO_BROWSER (Chromium missing: install it with
  * `apt-get install chromium` or set LOOKOUT_CHROMIUM_PATH), BROWSER_LAUNCH_FAILED,
@@ -175,7 +170,7 @@ export const runBrowserCheck: Executor = async (check, ctx) => {
   let options: BrowserRunnerOptions;
   try {
     const config = loadConfig();
-    options = { chromiumPath: config.chromiumPath, assetsDir: config.assetsDir };
+    options = { chromiumPath: config.chromiumPath, assetsDir: config.assetsDir, sandbox: defaultSandbox() };
   } catch (err) {
     return finish(check, ctx, new Date(), { failure: { code: 'RUNNER_ERROR', message: `configuration: ${messageOf(err)}`, stack: '' } });
   }
@@ -205,35 +200,37 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
   if (ctx.signal.aborted) {
     return finish(check, ctx, startedAt, { failure: { code: CANCELLED_CODE, message: 'the run was cancelled before it started', stack: '' } });
   }
+  const { sandbox } = options;
+  if (sandbox.unavailable) {
+    return finish(check, ctx, startedAt, {
+      failure: { code: SANDBOX_ERROR_CODES.unavailable, message: `the script cannot run: ${sandbox.unavailable} (LOOKOUT_SANDBOX)`, stack: '' },
+    });
+  }
 
-  const root = await mkdtemp(path.join(os.tmpdir(), 'lookout-browser-'));
+  const folder = await sandbox.createRunFolder();
   try {
-    const dirs: Dirs = { root, work: path.join(root, 'work'), tmp: path.join(root, 'tmp'), shots: path.join(root, 'shots') };
-    await Promise.all([mkdir(dirs.work), mkdir(dirs.tmp), mkdir(dirs.shots)]);
     try {
-      await writeScriptFiles(dirs.work, plan.files);
+      await writeScriptFiles(folder.host.project, plan.files);
     } catch (err) {
       return finish(check, ctx, startedAt, { failure: { code: 'DEPENDENCY_ERROR', message: `the script's files could not be written: ${messageOf(err)}`, stack: '' } });
     }
-    const outcome = await runChild(options, script, plan, needsBrowser, ctx, dirs);
+    const outcome = await runChild(options, script, plan, needsBrowser, ctx, folder);
     const scrub = runScrubber(ctx.variables);
-    // The project's own files at the top of the working folder are no screenshots of the run.
-    const ownFiles = new Set(plan.files.map((f) => f.path));
-    const assets = await keepAssets(dirs, outcome.result?.screenshots ?? [], options.assetsDir, ownFiles, (name) => scrub(name), (line) => outcome.logs.push(line));
+    const assets = await keepAssets(folder, outcome.result?.screenshots ?? [], options.assetsDir, (name) => scrub(name), (line) => outcome.logs.push(line));
     return finish(check, ctx, startedAt, { ...outcome, assets });
   } finally {
-    await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch((err) => {
-      ctx.logger.warn({ err, dir: root }, 'could not remove the browser run folder');
+    await folder.close().catch((err: unknown) => {
+      ctx.logger.warn({ err, dir: folder.host.work }, 'could not remove the browser run folder');
     });
   }
 }
 
-function runChild(options: BrowserRunnerOptions, script: string, plan: ScriptFiles, needsBrowser: boolean, ctx: RunContext, dirs: Dirs): Promise<ChildOutcome> {
+async function runChild(options: BrowserRunnerOptions, script: string, plan: ScriptFiles, needsBrowser: boolean, ctx: RunContext, folder: SandboxRunFolder): Promise<ChildOutcome> {
   const reserveMs = Math.min(5000, Math.max(300, Math.round(ctx.timeoutMs * 0.15)));
   const job = {
     script,
     entryPath: plan.entry,
-    projectDir: dirs.work,
+    projectDir: folder.inside.project,
     files: plan.files.map((f) => f.path),
     needsBrowser,
     chromiumPath: options.chromiumPath,
@@ -244,95 +241,67 @@ function runChild(options: BrowserRunnerOptions, script: string, plan: ScriptFil
     timeoutCode: TIMEOUT_CODE,
     actionTimeoutMs: Math.max(1, Math.min(30_000, ctx.timeoutMs - reserveMs)),
     screenshotTimeoutMs: Math.max(100, reserveMs - 200),
-    shotsDir: dirs.shots,
+    shotsDir: folder.inside.shots,
   };
+  const logs: BrowserJobLogLine[] = [];
+  const addLog = (source: string, level: string, message: string) => {
+    if (logs.length >= MAX_LOG_LINES) return;
+    const text = message.length > MAX_LOG_LINE_LENGTH ? `${message.slice(0, MAX_LOG_LINE_LENGTH)}…` : message;
+    logs.push({ time: new Date().toISOString(), level, source, message: text });
+  };
+  let result: ChildResult | null = null;
+  const run = folder.run({
+    entry: 'browser-check-child.mjs',
+    nodeArgs: ['--max-old-space-size=512', '--disable-warning=ExperimentalWarning'],
+    job,
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+    onOutput: (stream, line) => addLog('script', stream === 'stdout' ? 'info' : 'error', line),
+    onMessage: (msg) => {
+      if (msg.type === 'log') {
+        addLog(String(msg.source ?? 'script'), String(msg.level ?? 'log'), String(msg.message ?? ''));
+      } else if (msg.type === 'result' && !result) {
+        const error = (msg.error ?? null) as ChildError | null;
+        const screenshots = Array.isArray(msg.screenshots) ? msg.screenshots.filter((n): n is string => typeof n === 'string') : [];
+        result = { error, screenshots, scriptMs: typeof msg.scriptMs === 'number' ? msg.scriptMs : undefined, browserVersion: typeof msg.browserVersion === 'string' ? msg.browserVersion : null };
+        // The result is in: the child, Chromium and all below them go.
+        run.stop();
+      }
+    },
+  });
+  const exit = await run.done;
+  const failure = result ? null : childFailure(exit, needsBrowser, ctx, logs, options.sandbox);
+  return { result, failure, logs, elapsedMs: exit.elapsedMs };
+}
 
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    const logs: BrowserJobLogLine[] = [];
-    let result: ChildResult | null = null;
-    let failure: ChildError | null = null;
-    let settled = false;
-    const addLog = (source: string, level: string, message: string) => {
-      if (logs.length >= MAX_LOG_LINES) return;
-      const text = message.length > MAX_LOG_LINE_LENGTH ? `${message.slice(0, MAX_LOG_LINE_LENGTH)}…` : message;
-      logs.push({ time: new Date().toISOString(), level, source, message: text });
-    };
-
-    const child = spawn(process.execPath, ['--max-old-space-size=512', '--disable-warning=ExperimentalWarning', CHILD], {
-      cwd: dirs.work,
-      env: { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: dirs.root, TMPDIR: dirs.tmp },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
-    /** Ends the run: keeps the first reason, kills the child with Chromium and all below. */
-    const stop = (why: ChildError | null) => {
-      if (!result && !failure) failure = why;
-      clearTimeout(timer);
-      if (child.pid !== undefined) killProcessTree(child.pid);
-    };
-    const settle = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      ctx.signal.removeEventListener('abort', onAbort);
-      resolve({ result, failure, logs, elapsedMs: performance.now() - t0 });
-    };
-    const timer = setTimeout(() => stop({
+/** Why a run that reported no result ended: a limit, cancellation, or the process died. */
+function childFailure(exit: SandboxExit, needsBrowser: boolean, ctx: RunContext, logs: BrowserJobLogLine[], sandbox: Sandbox): ChildError {
+  if (exit.startError) return { code: 'RUNNER_ERROR', message: `the script process failed: ${exit.startError}`, stack: '' };
+  if (exit.cancelled) return { code: CANCELLED_CODE, message: 'the run was cancelled', stack: '' };
+  if (exit.limit === 'time') {
+    return {
       code: TIMEOUT_CODE,
       message: `the ${needsBrowser ? 'browser ' : ''}script did not finish within the time limit of ${ctx.timeoutMs} ms and was stopped`,
       stack: '',
-    }), ctx.timeoutMs);
-    const onAbort = () => stop({ code: CANCELLED_CODE, message: 'the run was cancelled', stack: '' });
-    // Cancelled while the run folder was being made: the event has already fired.
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener('abort', onAbort, { once: true });
-
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => splitLines(chunk).forEach((l) => addLog('script', 'info', l)));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => splitLines(chunk).forEach((l) => addLog('script', 'error', l)));
-    child.on('message', (raw: unknown) => {
-      const msg = raw as Record<string, any>;
-      if (msg.type === 'ready') {
-        try {
-          child.send(job);
-        } catch (err) {
-          stop({ code: 'RUNNER_ERROR', message: `the script process did not take the job: ${messageOf(err)}`, stack: '' });
-        }
-      } else if (msg.type === 'log') {
-        addLog(String(msg.source ?? 'script'), String(msg.level ?? 'log'), String(msg.message ?? ''));
-      } else if (msg.type === 'result' && !result && !failure) {
-        result = { error: msg.error ?? null, screenshots: msg.screenshots, scriptMs: msg.scriptMs, browserVersion: msg.browserVersion ?? null };
-        stop(null);
-      }
-    });
-    child.on('error', (err) => {
-      stop({ code: 'RUNNER_ERROR', message: `the script process failed: ${err.message}`, stack: '' });
-      settle();
-    });
-    child.on('exit', (code, sig) => {
-      if (!result && !failure) {
-        const last = logs.filter((l) => l.level === 'error').slice(-3).map((l) => l.message).join(' | ');
-        failure = {
-          code: 'RUNNER_CRASHED',
-          message: `the script process exited (${sig ?? `code ${code}`}) before the script finished${last ? `: ${last}` : ''}`,
-          stack: '',
-        };
-      }
-      // A process the script detached may hold the output pipes open; do not wait on it for long.
-      setTimeout(settle, 1000).unref();
-    });
-    child.on('close', settle);
-  });
+    };
+  }
+  if (exit.limit) return { code: SANDBOX_ERROR_CODES[exit.limit], message: sandboxLimitMessage('the script', exit.limit, sandbox), stack: '' };
+  const last = logs.filter((l) => l.level === 'error').slice(-3).map((l) => l.message).join(' | ');
+  return {
+    code: 'RUNNER_CRASHED',
+    message: `the script process exited (${exit.exitSignal ?? `code ${exit.exitCode}`}) before the script finished${last ? `: ${last}` : ''}`,
+    stack: '',
+  };
 }
 
 /** Moves the screenshots of a run into the assets folder under fresh names. */
 async function keepAssets(
-  dirs: Dirs, reported: string[], assetsDir: string, ownFiles: Set<string>, scrubName: (name: string) => string, log: (line: BrowserJobLogLine) => void,
+  folder: SandboxRunFolder, reported: string[], assetsDir: string, scrubName: (name: string) => string, log: (line: BrowserJobLogLine) => void,
 ): Promise<BrowserJobAsset[]> {
-  const found = reported.filter((n) => typeof n === 'string').map((name) => ({ name: path.basename(name), from: path.join(dirs.shots, path.basename(name)) }));
-  const saved = await readdir(dirs.work, { withFileTypes: true }).catch(() => []);
+  const found = reported.map((name) => ({ name: path.basename(name), from: path.join(folder.host.shots, path.basename(name)) }));
+  const saved = await readdir(folder.host.work, { withFileTypes: true }).catch(() => []);
   for (const entry of saved) {
-    if (entry.isFile() && !ownFiles.has(entry.name) && IMAGE_TYPES[path.extname(entry.name).toLowerCase()]) found.push({ name: entry.name, from: path.join(dirs.work, entry.name) });
+    if (entry.isFile() && IMAGE_TYPES[path.extname(entry.name).toLowerCase()]) found.push({ name: entry.name, from: path.join(folder.host.work, entry.name) });
   }
   const note = (message: string) => log({ time: new Date().toISOString(), level: 'warn', source: 'runner', message });
   const kept: BrowserJobAsset[] = [];
@@ -341,7 +310,8 @@ async function keepAssets(
       note(`only the first ${MAX_ASSETS} screenshots are kept`);
       break;
     }
-    const info = await stat(from).catch(() => null);
+    // lstat: a link the script made (to the server's files) is not followed; only its own files are kept.
+    const info = await lstat(from).catch(() => null);
     if (!info || !info.isFile() || info.size === 0) continue;
     if (info.size > MAX_ASSET_BYTES) {
       note(`screenshot ${scrubName(name)} is larger than ${MAX_ASSET_BYTES} bytes and was not kept`);
@@ -445,8 +415,4 @@ function capped(text: string): string {
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-function splitLines(chunk: string): string[] {
-  return chunk.split(/\r?\n/).filter((l) => l !== '');
 }

@@ -10,6 +10,7 @@ import {
   runRequestScript, SCRIPT_TIME_LIMIT_MS, type ScriptLogLine, type ScriptRequest, type ScriptResponse,
 } from '../run-request-script.js';
 import { runScrubber } from '../run-scrubber.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { finishProbe } from './finish-probe.js';
 
 /** Bytes of the response body kept in the stored result (assertions saw up to MAX_BODY_READ_BYTES). */
@@ -50,7 +51,7 @@ type JobLog = { setup: ScriptLogLine[]; request: ScriptLogLine[]; teardown: Scri
  * Runs one attempt of an API check or URL monitor; never throws. Steps:
  * 1. `{{VARIABLES}}` are substituted in url, headers, query parameters, body and basicAuth.
  * 2. API only: the group's setup script (check.data.localSetupScript, the runner puts a setup
- *    snippet's text there) runs in a child process and may change the request (runRequestScript
+ *    snippet's text there) runs in the sandbox and may change the request (runRequestScript
  *    documents its API); variables it sets in process.env are substituted afterwards.
  * 3. The request goes out over a fresh connection (probeHttp documents the timing phases and
  *    redirect rules); API checks send their body per bodyType (NONE sends none; GRAPHQL wraps a
@@ -72,10 +73,10 @@ type JobLog = { setup: ScriptLogLine[]; request: ScriptLogLine[]; teardown: Scri
  * Secret variable values, in every form createScrubber knows (any case, URL-encoded, base64...),
  * and a whole basic-auth token built from them are scrubbed from everything kept.
  */
-export async function runHttpCheck(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContext): Promise<ProbeResult> {
+export async function runHttpCheck(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContext, sandbox: Sandbox | null): Promise<ProbeResult> {
   const startedAt = new Date();
   try {
-    return await attempt(kind, check, ctx, startedAt);
+    return await attempt(kind, check, ctx, startedAt, sandbox);
   } catch (err) {
     ctx.logger.error({ err, checkId: check.id }, 'HTTP executor failed unexpectedly');
     return finishProbe(check, ctx, {
@@ -85,7 +86,7 @@ export async function runHttpCheck(kind: HttpCheckKind, check: RunnableCheck, ct
   }
 }
 
-async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContext, startedAt: Date): Promise<ProbeResult> {
+async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContext, startedAt: Date, sandbox: Sandbox | null): Promise<ProbeResult> {
   const deadline = performance.now() + ctx.timeoutMs;
   const remaining = () => Math.max(0, Math.round(deadline - performance.now()));
   const source = (check.data.request ?? {}) as Record<string, any>;
@@ -111,15 +112,17 @@ async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContex
   request = interpolate(request, values);
 
   const setupScript = isApi ? scriptOf(check.data.localSetupScript) : null;
-  if (setupScript) {
+  const teardownScript = isApi ? scriptOf(check.data.localTearDownScript) : null;
+  if ((setupScript || teardownScript) && !sandbox) throw new Error('an API check with scripts needs a sandbox to run them in');
+  if (setupScript && sandbox) {
     const env = Object.fromEntries(values);
     const outcome = await runRequestScript({
       phase: 'setup', script: setupScript, request: toScriptRequest(request), response: null, env, scrub: runScrubber(ctx.variables),
-      timeoutMs: Math.min(SCRIPT_TIME_LIMIT_MS, remaining()), signal: ctx.signal,
+      timeoutMs: Math.min(SCRIPT_TIME_LIMIT_MS, remaining()), signal: ctx.signal, sandbox,
     });
     jobLog.setup = outcome.logs;
     if (!outcome.ok) {
-      errors.push({ code: 'SETUP_SCRIPT_FAILED', message: outcome.error });
+      errors.push({ code: outcome.code ?? 'SETUP_SCRIPT_FAILED', message: outcome.error });
       return finish(check, ctx, runScrubber(ctx.variables), { startedAt, request, probe: null, errors, jobLog, assertions: [], kind });
     }
     const changed = new Map(Object.entries(outcome.env).filter(([k, v]) => env[k] !== v));
@@ -155,15 +158,14 @@ async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContex
     timingPhases: { ...probe.timingPhases },
   } : null;
 
-  const teardownScript = isApi ? scriptOf(check.data.localTearDownScript) : null;
-  if (teardownScript && observed) {
+  if (teardownScript && observed && sandbox) {
     const outcome = await runRequestScript({
       phase: 'teardown', script: teardownScript, request: toScriptRequest(wire), response: observed,
-      env: Object.fromEntries(values), scrub, timeoutMs: Math.min(SCRIPT_TIME_LIMIT_MS, remaining()), signal: ctx.signal,
+      env: Object.fromEntries(values), scrub, timeoutMs: Math.min(SCRIPT_TIME_LIMIT_MS, remaining()), signal: ctx.signal, sandbox,
     });
     jobLog.teardown = outcome.logs;
     if (outcome.ok) observed = outcome.response ?? observed;
-    else errors.push({ code: 'TEARDOWN_SCRIPT_FAILED', message: outcome.error });
+    else errors.push({ code: outcome.code ?? 'TEARDOWN_SCRIPT_FAILED', message: outcome.error });
   }
 
   let assertions: AssertionOutcome[] = [];

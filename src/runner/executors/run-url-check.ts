@@ -6,4 +6,4 @@ import { runHttpCheck } from './run-http-check.js';
  * judged by its STATUS_CODE assertions only, or, with none, failing on a status of 400 or more.
  * See runHttpCheck for the steps and the result shape.
  */
-export const runUrlCheck: Executor = (check, ctx) => runHttpCheck('URL', check, ctx);
+export const runUrlCheck: Executor = (check, ctx) => runHttpCheck('URL', check, ctx, null);

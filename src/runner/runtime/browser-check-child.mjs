@@ -1,6 +1,6 @@
-// Child process of runBrowserCheck: runs one browser or multi-step script and reports over IPC.
-// Plain JavaScript so it starts under bare `node` (no loader). The parent owns the time limit
-// and kills this process and the browser it started once the result is in (or time is up).
+// Runs one browser or multi-step script in the sandbox (run-browser-check.ts) and reports to the
+// runner. Plain JavaScript so it starts under bare `node` (no loader). The runner owns the time
+// limit and kills this process and the browser it started once the result is in (or time is up).
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,6 +8,7 @@ import { format } from 'node:util';
 import vm from 'node:vm';
 import { createExpect, ExpectationError } from './browser-expect.mjs';
 import { createProjectModules, isTypeScript, stripTypes } from './project-modules.mjs';
+import { readJob, send } from './runner-channel.mjs';
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -16,10 +17,6 @@ const SCRIPT_FILE = 'script.js';
 
 let finished = false;
 let onCrash = (err) => finish({ error: describeError(err) });
-
-function send(message) {
-  if (process.connected) process.send(message);
-}
 
 function log(source, level, message) {
   send({ type: 'log', source, level, message });
@@ -30,8 +27,6 @@ for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
 }
 process.on('uncaughtException', (err) => onCrash(err));
 process.on('unhandledRejection', (err) => onCrash(err));
-// The service went away: nobody will read the result or kill us.
-process.on('disconnect', () => process.exit(0));
 
 function finish(result) {
   if (finished) return;
@@ -39,10 +34,6 @@ function finish(result) {
   send({ type: 'result', ...result });
 }
 
-process.once('message', (job) => {
-  main(job).catch((err) => finish({ error: { ...describeError(err), code: 'RUNNER_ERROR' } }));
-});
-send({ type: 'ready' });
 
 /**
  * job: {script, entryPath (project-relative path of the script), projectDir (the working folder
@@ -331,3 +322,6 @@ function createTestRegistry() {
   };
   return { test, runAll };
 }
+
+// Last, once every declaration above is initialised.
+main(readJob()).catch((err) => finish({ error: { ...describeError(err), code: 'RUNNER_ERROR' } }));

@@ -1,15 +1,12 @@
-// Child process of runRequestScript: runs one setup or teardown script and reports over IPC.
-// Plain JavaScript so it starts under bare `node` (no loader) as fast as possible.
+// Runs one setup or teardown script in the sandbox (run-request-script.ts) and reports to the
+// runner. Plain JavaScript so it starts under bare `node` (no loader) as fast as possible.
 import { createRequire } from 'node:module';
 import { format } from 'node:util';
+import { readJob, send } from './runner-channel.mjs';
 
 const require = createRequire(import.meta.url);
 const AsyncFunction = (async () => {}).constructor;
 let finished = false;
-
-function send(message) {
-  if (process.connected) process.send(message);
-}
 
 function fail(err) {
   if (finished) return;
@@ -24,15 +21,17 @@ for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
 process.on('uncaughtException', fail);
 process.on('unhandledRejection', fail);
 
-process.once('message', async ({ script, request, response }) => {
-  try {
-    const run = new AsyncFunction('request', 'response', 'require', script);
-    await run(request, response, require);
-    if (finished) return;
+const { script, request, response, env } = readJob();
+// process.env is exactly the run's variables.
+for (const key of Object.keys(process.env)) delete process.env[key];
+Object.assign(process.env, env);
+try {
+  const run = new AsyncFunction('request', 'response', 'require', script);
+  await run(request, response, require);
+  if (!finished) {
     finished = true;
     send({ type: 'done', request, response, env: { ...process.env } });
-  } catch (err) {
-    fail(err);
   }
-});
-send({ type: 'ready' });
+} catch (err) {
+  fail(err);
+}
