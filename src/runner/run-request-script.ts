@@ -1,6 +1,7 @@
 import type { Sandbox, SandboxExit, SandboxRunFolder } from './sandbox/sandbox.js';
 import { SANDBOX_ERROR_CODES } from './sandbox/sandbox.js';
 import { sandboxLimitMessage } from './sandbox/sandbox-limit-message.js';
+import { isOutOfMemory } from './sandbox/start-sandbox-process.js';
 
 /** The request as a setup script sees and changes it. */
 export interface ScriptRequest {
@@ -106,7 +107,10 @@ export async function runRequestScript(input: RequestScriptInput): Promise<Reque
         if (msg.type === 'log') {
           addLog(String(msg.level ?? 'log'), String(msg.message ?? ''));
         } else if (msg.type === 'error') {
-          outcome = failed(`${input.phase} script failed: ${String(msg.message ?? 'unknown error')}`);
+          const message = String(msg.message ?? 'unknown error');
+          outcome = isOutOfMemory(message)
+            ? failed(`${sandboxLimitMessage(`${input.phase} script`, 'memory', input.sandbox)}: ${message}`, SANDBOX_ERROR_CODES.memory)
+            : failed(`${input.phase} script failed: ${message}`);
           run.stop();
         } else if (msg.type === 'done') {
           outcome = toOutcome(input, msg, logs);

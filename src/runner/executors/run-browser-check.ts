@@ -13,6 +13,7 @@ import { runScrubber } from '../run-scrubber.js';
 import { defaultSandbox } from '../sandbox/default-sandbox.js';
 import { SANDBOX_ERROR_CODES, type Sandbox, type SandboxExit, type SandboxRunFolder } from '../sandbox/sandbox.js';
 import { sandboxLimitMessage } from '../sandbox/sandbox-limit-message.js';
+import { isOutOfMemory } from '../sandbox/start-sandbox-process.js';
 import { writeScriptFiles } from '../write-script-files.js';
 import { finishProbe } from './finish-probe.js';
 import { CANCELLED_CODE, TIMEOUT_CODE } from './network-error.js';
@@ -261,7 +262,10 @@ async function runChild(options: BrowserRunnerOptions, script: string, plan: Scr
       if (msg.type === 'log') {
         addLog(String(msg.source ?? 'script'), String(msg.level ?? 'log'), String(msg.message ?? ''));
       } else if (msg.type === 'result' && !result) {
-        const error = (msg.error ?? null) as ChildError | null;
+        let error = (msg.error ?? null) as ChildError | null;
+        if (error?.code === 'SCRIPT_ERROR' && isOutOfMemory(String(error.message))) {
+          error = { ...error, code: SANDBOX_ERROR_CODES.memory, message: `${sandboxLimitMessage('the script', 'memory', options.sandbox)}: ${error.message}` };
+        }
         const screenshots = Array.isArray(msg.screenshots) ? msg.screenshots.filter((n): n is string => typeof n === 'string') : [];
         result = { error, screenshots, scriptMs: typeof msg.scriptMs === 'number' ? msg.scriptMs : undefined, browserVersion: typeof msg.browserVersion === 'string' ? msg.browserVersion : null };
         // The result is in: the child, Chromium and all below them go.

@@ -23,13 +23,15 @@ export interface SandboxOptions {
   logger: Logger;
   /** Where run folders are made (default: the system's temporary folder); the runs' users must be able to pass through it. */
   scratchDir?: string;
+  /** false: limits by rlimits only, as on a host whose cgroups the service may not write (default true: cgroups where possible). */
+  useCgroups?: boolean;
 }
 
 const PRLIMIT = 'prlimit';
 const MIB = 1024 * 1024;
 
 /**
- * The sandbox every piece of user code runs in (README, "Sandbox"). With mode `bwrap` each run is
+ * The sandbox every piece of user code runs in (README, "The sandbox"). With mode `bwrap` each run is
  * a bubblewrap sandbox started as an unprivileged user of its own (when the service is root; else
  * the service's user, inside a user namespace), seeing only the runtime read-only, its bundle
  * read-only and its own scratch folders, with limits on time, memory, processes, output and file
@@ -69,7 +71,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   else layout = found;
   let cgroups: CgroupLimits | null = null;
   let cgroupNote = '';
-  if (!unavailable) {
+  if (options.useCgroups === false) cgroupNote = 'cgroups not used';
+  else if (!unavailable) {
     const made = createCgroupLimits(`lookout-sandbox-${process.pid}`);
     if (typeof made === 'string') cgroupNote = made;
     else {
@@ -92,12 +95,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   };
   if (!unavailable) unavailable = probe(bwrap, own);
 
-  const limits = cgroups
-    ? `memory ${settings.memoryMb} MiB and ${settings.processes} processes per run (cgroups)`
-    : `memory ${settings.memoryMb} MiB per process (rlimit; ${cgroupNote})${isRoot ? `, ${settings.processes} processes per run (rlimit)` : ', no process limit (the service is not root)'}`;
-  const description = unavailable
-    ? `sandbox unavailable: ${unavailable}; runs of check code fail until this is fixed (or LOOKOUT_SANDBOX=off on a single-account server)`
-    : `sandbox bwrap: ${isRoot ? `each run as its own user from uid ${settings.uidBase}` : 'runs as the service user in a user namespace'}, ${limits}, output ${settings.outputKb} KiB, files ${settings.scratchMb} MiB`;
+  const description = describeBwrap(settings, unavailable, isRoot, cgroups ? null : cgroupNote);
   if (unavailable) logger.error({ sandbox: 'bwrap', unavailable }, description);
   else logger.info({ sandbox: 'bwrap' }, description);
   return {
@@ -119,6 +117,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       }
     },
   };
+}
+
+/** The start-up log line of a bwrap sandbox: why it cannot work, or who runs the code and which limits hold how. */
+function describeBwrap(settings: SandboxSettings, unavailable: string | null, isRoot: boolean, noCgroupsBecause: string | null): string {
+  if (unavailable) return `sandbox unavailable: ${unavailable}; runs of check code fail until this is fixed (or LOOKOUT_SANDBOX=off on a single-account server)`;
+  const who = isRoot ? `each run as its own user from uid ${settings.uidBase}` : 'runs as the service user in a user namespace';
+  const limits = noCgroupsBecause === null
+    ? `memory ${settings.memoryMb} MiB and ${settings.processes} processes per run (cgroups)`
+    : `memory ${settings.memoryMb} MiB per process (rlimit; ${noCgroupsBecause})${isRoot ? `, ${settings.processes} processes per run (rlimit)` : ', no process limit (the service is not root)'}`;
+  return `sandbox bwrap: ${who}, ${limits}, output ${settings.outputKb} KiB, files ${settings.scratchMb} MiB`;
 }
 
 type Limits = { memoryBytes: number; processes: number; outputBytes: number; fileBytes: number };

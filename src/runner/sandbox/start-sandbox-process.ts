@@ -25,6 +25,14 @@ interface Limits {
 
 /** Fatal errors V8 and Node print when a heap or buffer allocation fails. */
 const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit|Array buffer allocation failed|process out of memory|invalid array length Allocation failed/;
+
+/**
+ * Whether an error a script reported is memory being refused (under rlimits an allocation fails
+ * with an exception the script may see, instead of the process being killed).
+ */
+export function isOutOfMemory(message: string): boolean {
+  return OUT_OF_MEMORY.test(message);
+}
 /** How often the process cgroup is asked whether a fork was refused. */
 const PROCESS_POLL_MS = 200;
 /** The fd a runtime script writes its messages to (one JSON object a line). */

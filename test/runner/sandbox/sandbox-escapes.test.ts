@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import type { ProbeResult } from '../../../src/domain/check-result.js';
 import { TIMEOUT_CODE } from '../../../src/runner/executors/network-error.js';
@@ -38,6 +38,8 @@ let assetsDir: string;
 let otherBundle: string;
 let outsideFile: string;
 let sandbox: Sandbox;
+/** The same sandbox with rlimits only, as on hosts whose cgroups the service may not write. */
+let rlimitSandbox: Sandbox;
 let target: http.Server;
 let targetUrl: string;
 /** A process of the service's user the scripts try to kill. */
@@ -59,6 +61,10 @@ beforeAll(async () => {
   sandbox = createSandbox({
     settings: { ...loadConfig().sandbox, uidBase: UID_BASE }, chromiumPath: CHROMIUM, protectedPaths: [dataDir, assetsDir], scratchDir: scratch, logger: pino({ level: 'silent' }),
   });
+  rlimitSandbox = createSandbox({
+    settings: { ...loadConfig().sandbox, uidBase: UID_BASE + 5 }, chromiumPath: CHROMIUM, protectedPaths: [dataDir, assetsDir], scratchDir: scratch,
+    logger: pino({ level: 'silent' }), useCgroups: false,
+  });
   target = http.createServer((_req, res) => res.end('ok'));
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
@@ -69,6 +75,7 @@ afterAll(async () => {
   delete process.env.LOOKOUT_ESCAPE_TEST_SECRET;
   bystander?.kill('SIGKILL');
   sandbox?.close();
+  rlimitSandbox?.close();
   await new Promise<void>((resolve) => target?.close(() => resolve()));
   await rm(scratch, { recursive: true, force: true });
 });
@@ -121,14 +128,14 @@ type Kind = 'BROWSER' | 'MULTI_STEP' | 'SETUP' | 'TEARDOWN';
 const KINDS: Kind[] = ['BROWSER', 'MULTI_STEP', 'SETUP', 'TEARDOWN'];
 
 /** Runs `body` as the code of `kind` (a BROWSER script first opens the target page). */
-function runAs(kind: Kind, body: string, timeoutMs = 25_000): Promise<ProbeResult> {
+function runAs(kind: Kind, body: string, timeoutMs = 25_000, within = sandbox): Promise<ProbeResult> {
   const ctx = runContext({ timeoutMs, variables: [{ key: 'TOKEN', value: RUN_SECRET, secret: true }] });
   if (kind === 'BROWSER' || kind === 'MULTI_STEP') {
-    const exec: Executor = createBrowserCheckExecutor({ chromiumPath: CHROMIUM, assetsDir, sandbox });
+    const exec: Executor = createBrowserCheckExecutor({ chromiumPath: CHROMIUM, assetsDir, sandbox: within });
     const script = kind === 'BROWSER' ? `await page.goto(${JSON.stringify(targetUrl)});\n${body}` : body;
     return exec(runnableCheck(kind, { script }), ctx);
   }
-  const exec = createApiCheckExecutor(sandbox);
+  const exec = createApiCheckExecutor(within);
   const scripts = kind === 'SETUP' ? { localSetupScript: body } : { localTearDownScript: body };
   return exec(runnableCheck('API', { request: { url: targetUrl, method: 'GET', assertions: [] }, ...scripts }), ctx);
 }
@@ -257,5 +264,37 @@ describe.skipIf(!sandboxWorks)(`user code in the sandbox${sandboxWorks ? '' : ` 
     expect(bystander.exitCode).toBeNull();
     expect(readdirSync(scratch).filter((n) => n.startsWith('lookout-run-'))).toEqual([]);
     expect(liveRunProcesses()).toEqual([]);
+  });
+});
+
+describe.skipIf(!sandboxWorks)(`user code in a sandbox limited by rlimits only${sandboxWorks ? '' : ` (skipped: ${SANDBOX_SKIP_REASON})`}`, () => {
+  it.each(KINDS)('%s code is as confined without cgroups', async (kind) => {
+    if (!canRun(kind)) return;
+    const f = findingsOf(await runAs(kind, escapeAttempts(), 25_000, rlimitSandbox));
+    expect(f.env).not.toContain(SERVER_SECRET);
+    for (const key of ['serverEnviron', 'dataDir', 'otherBundle', 'source', 'writeOutside', 'setuidRoot', 'nestedRoot', 'killServer']) expect(f[key], key).toMatchObject({ ok: false });
+    expect(f.uid).not.toBe(0);
+  });
+
+  it.each(KINDS)('%s code that allocates past the limit is stopped with SANDBOX_MEMORY', async (kind) => {
+    if (!canRun(kind)) return;
+    const result = await runAs(kind, `
+      const kept = [];
+      for (;;) { kept.push(Buffer.alloc(64 * 1024 * 1024, 1)); await new Promise((r) => setImmediate(r)); }
+    `, 25_000, rlimitSandbox);
+    expect(result.hasFailures).toBe(true);
+    expect(errorCodes(result)).toContain('SANDBOX_MEMORY');
+  });
+
+  it.each(KINDS)('%s code that forks without end is contained: the run fails and leaves nothing behind', async (kind) => {
+    if (!canRun(kind)) return;
+    const result = await runAs(kind, `
+      require('child_process').spawn('/bin/sh', ['-c', 'b() { b | b & }; b'], { stdio: 'ignore' }).on('error', () => {});
+      setInterval(() => {}, 1000);
+      await new Promise(() => {});
+    `, 6_000, rlimitSandbox);
+    expect(result.hasFailures).toBe(true);
+    await vi.waitFor(() => expect(liveRunProcesses()).toEqual([]), { timeout: 10_000, interval: 100 });
+    expect(bystander.exitCode).toBeNull();
   });
 });
