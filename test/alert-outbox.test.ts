@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryEventBus } from '../src/events/create-memory-event-bus.js';
 import type { EventBus } from '../src/events/event-bus.js';
-import { createAlerting, type Alerting, type AlertingOptions } from '../src/runner/alerting/create-alerting.js';
+import { createAlerting, type Alerting, type AlertingOptions } from '../src/jobs/alerting/create-alerting.js';
 import { createRunRecorder } from '../src/runner/create-run-recorder.js';
 import type { Store } from '../src/store/create-store.js';
 import { BACKENDS } from './support/backends.js';

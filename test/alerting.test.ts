@@ -7,7 +7,7 @@ import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProbeResult } from '../src/domain/check-result.js';
 import type { AlertNotifiedEvent } from '../src/events/lookout-event.js';
-import { createAlerting, type Alerting, type AlertingOptions } from '../src/runner/alerting/create-alerting.js';
+import { createAlerting, type Alerting, type AlertingOptions } from '../src/jobs/alerting/create-alerting.js';
 import { BACKENDS } from './support/backends.js';
 import { startHttpReceiver, type HttpReceiver } from './support/http-receiver.js';
 import { createManualClock, type ManualClock } from './support/manual-clock.js';

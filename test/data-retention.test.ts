@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, DEFAULT_RETENTION, type RetentionSettings } from '../src/domain/retention-policy.js';
 import { createCheckService } from '../src/service/check-service.js';
-import { createDataRetention } from '../src/service/data-retention.js';
+import { createDataRetention } from '../src/jobs/data-retention.js';
 import type { Store } from '../src/store/create-store.js';
 import { BACKENDS, openTestStore } from './support/backends.js';
 import { createManualClock, type ManualClock } from './support/manual-clock.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProbeResult } from '../src/domain/check-result.js';
-import { createAlerting, type Alerting } from '../src/runner/alerting/create-alerting.js';
+import { createAlerting, type Alerting } from '../src/jobs/alerting/create-alerting.js';
 import { BACKENDS } from './support/backends.js';
 import { gql } from './support/graphql.js';
 import { createManualClock, type ManualClock } from './support/manual-clock.js';

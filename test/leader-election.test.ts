@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLeaderElection, type LeaderElection } from '../src/runner/create-leader-election.js';
+import { createLeaderElection, type LeaderElection } from '../src/jobs/create-leader-election.js';
 import { createStore, type Store } from '../src/store/create-store.js';
 import { BACKENDS, openTestStore } from './support/backends.js';
 

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createMemoryEventBus } from '../src/events/create-memory-event-bus.js';
 import type { EventBus } from '../src/events/event-bus.js';
 import type { EventOf, LookoutEvent } from '../src/events/lookout-event.js';
-import { createMaintenanceClock, type MaintenanceClock } from '../src/runner/maintenance-clock.js';
+import { createMaintenanceClock, type MaintenanceClock } from '../src/jobs/maintenance-clock.js';
 import { createAccountWithKey } from '../src/service/bootstrap.js';
 import { createMaintenanceWindowService, type MaintenanceWindowService } from '../src/service/maintenance-window-service.js';
 import type { Store } from '../src/store/create-store.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetric } from '../src/domain/analytics-metrics.js';
 import { DAY_MS, DEFAULT_RETENTION, HOUR_MS, type RetentionSettings } from '../src/domain/retention-policy.js';
 import { createAnalyticsService } from '../src/service/analytics-service.js';
-import { createDataRetention } from '../src/service/data-retention.js';
+import { createDataRetention } from '../src/jobs/data-retention.js';
 import { rollUpResults } from '../src/service/result-rollups.js';
 import type { AnalyticsCell } from '../src/store/analytics-repository.js';
 import type { Store } from '../src/store/create-store.js';

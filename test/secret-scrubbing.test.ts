@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SCRUBBED } from '../src/domain/scrub-secrets.js';
-import { createAlerting, type Alerting } from '../src/runner/alerting/create-alerting.js';
+import { createAlerting, type Alerting } from '../src/jobs/alerting/create-alerting.js';
 import { runCheck } from '../src/runner/run-check.js';
 import { BACKENDS } from './support/backends.js';
 import { startHttpReceiver, type HttpReceiver } from './support/http-receiver.js';

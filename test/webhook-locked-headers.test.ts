@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hideLockedValues, joinLockedValues, keepLockedValues, missingValueIssues, splitLockedValues } from '../src/domain/alert-channel-locked-entries.js';
 import { SCRUBBED } from '../src/domain/scrub-secrets.js';
-import { createAlerting, type Alerting } from '../src/runner/alerting/create-alerting.js';
+import { createAlerting, type Alerting } from '../src/jobs/alerting/create-alerting.js';
 import { BACKENDS } from './support/backends.js';
 import { gql } from './support/graphql.js';
 import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './support/http-receiver.js';

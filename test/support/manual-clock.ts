@@ -1,4 +1,4 @@
-import type { AlertClock, ClockTimer } from '../../src/runner/alerting/alert-clock.js';
+import type { AlertClock, ClockTimer } from '../../src/jobs/alerting/alert-clock.js';
 
 /** A clock that only moves when told: timers fire, in time order, as `advance` passes them. */
 export interface ManualClock extends AlertClock {

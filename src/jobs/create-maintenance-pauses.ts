@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../events/event-bus.js';
 import { maintenanceEffects, type ActiveMaintenance } from '../domain/maintenance-effects.js';
 import type { Store } from '../store/create-store.js';
-import type { RunnableCheck } from './executor.js';
+import type { RunnableCheck } from '../runner/executor.js';
 
 /** Options of createMaintenancePauses. */
 export interface MaintenancePausesOptions {

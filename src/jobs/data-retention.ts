@@ -3,8 +3,8 @@ import { retentionCutoffs, type RetentionSettings } from '../domain/retention-po
 import type { Store } from '../store/create-store.js';
 import { createResultRollupsRepository } from '../store/result-rollups-repository.js';
 import { createRetentionRepository } from '../store/retention-repository.js';
-import { deleteAssetFiles, sweepOrphanAssets } from './asset-files.js';
-import { rollUpResults } from './result-rollups.js';
+import { deleteAssetFiles, sweepOrphanAssets } from '../service/asset-files.js';
+import { rollUpResults } from '../service/result-rollups.js';
 
 /** How the data retention job runs. */
 export interface DataRetentionOptions {
