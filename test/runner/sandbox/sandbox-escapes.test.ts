@@ -268,7 +268,7 @@ describe.skipIf(!sandboxWorks)(`user code in the sandbox${sandboxWorks ? '' : ` 
     expect(result.hasFailures).toBe(false);
     expect(bystander.exitCode).toBeNull();
     expect(readdirSync(scratch).filter((n) => n.startsWith('lookout-run-'))).toEqual([]);
-    expect(liveRunProcesses()).toEqual([]);
+    await vi.waitFor(() => expect(liveRunProcesses()).toEqual([]), { timeout: 10_000, interval: 100 });
   });
 });
 
