@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { isUuid } from './global-id.js';
-import { loadByIds } from './loaders.js';
+import { loadByIds } from './load-by-ids.js';
 import type { RestSession } from './rest-client.js';
 import type { RestCheck } from './rest-types.js';
 

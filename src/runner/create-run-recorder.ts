@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
-import type { ProbeResult, ResultType } from '../domain/check-result.js';
 import { notFound } from '../domain/lookout-error.js';
 import type { CheckHealth } from '../domain/next-check-status.js';
 import { resultMeasurements } from '../domain/result-measurements.js';
@@ -11,9 +10,10 @@ import type { EventBus } from '../events/event-bus.js';
 import type { CheckResultCreatedEvent, CheckStatusChangedEvent } from '../events/lookout-event.js';
 import { toResultView } from '../service/result-view.js';
 import type { Store } from '../store/create-store.js';
-import type { RunJobLease } from '../store/run-jobs-repository.js';
-import type { RunnableCheck } from './executor.js';
+import type { RanOn, RecordRunInput } from './record-run-input.js';
 import { writeRunBatch, type PreparedRun, type RunOutcome } from './write-run-batch.js';
+
+export type { RanOn, RecordRunInput } from './record-run-input.js';
 
 /** What the recorder needs. */
 export interface RunRecorderOptions {
@@ -25,35 +25,6 @@ export interface RunRecorderOptions {
   /** Most runs written by one transaction (default 256); more wait for the next. */
   maxBatch?: number;
 }
-
-/** One attempt of one check, as an executor returned it. */
-export interface RecordRunInput {
-  check: RunnableCheck;
-  /** Location (lane) the attempt ran in: the result's runLocation. */
-  location: string;
-  /** Shared by the attempts of one run and its FINAL result. */
-  sequenceId: string;
-  /** 1-based number of this attempt within the run. */
-  attempts: number;
-  resultType: ResultType;
-  /** Secret values must already be scrubbed from it (executors do): it is stored as given. */
-  probe: ProbeResult;
-  /** Set for runs of a test session: kept out of the check's history, statuses and error groups. */
-  testSessionId?: string | null;
-  /** Maintenance windows in progress that cover the check (maintenance-effects.ts): the result is marked with them. */
-  maintenanceWindowIds?: number[];
-  /**
-   * The queued job this run is (scheduled runs): the result is stored only while this process
-   * still holds the job's lease, and a FINAL result is counted on the job in the same transaction
-   * (refused once the job has one per location).
-   */
-  lease?: RunJobLease;
-  /** Who ran it (default: this process, a runner). */
-  ranOn?: RanOn;
-}
-
-/** Where a run really ran: a runner process (its host) or an agent of the location. */
-export type RanOn = { kind: 'runner'; hostname: string } | { kind: 'agent'; agentId: string };
 
 const THIS_RUNNER: RanOn = { kind: 'runner', hostname: os.hostname() };
 

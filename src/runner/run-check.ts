@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { attemptTimeoutMs } from '../domain/attempt-timeout.js';
 import { nextRetry, type RetryStrategy } from '../domain/retry-schedule.js';
 import { scrubDeep, type Scrubber } from '../domain/scrub-secrets.js';
-import type { RecordRunInput } from './create-run-recorder.js';
+import type { RecordRunInput } from './record-run-input.js';
 import type { Executor, RunClientCertificate, RunnableCheck, RunVariable } from './executor.js';
 import { runScrubber } from './run-scrubber.js';
 import { scrubbingLogger } from './scrubbing-logger.js';

@@ -6,7 +6,7 @@ import type { Db } from '../store/db.js';
 import type { ErrorOccurrence } from '../store/error-groups-repository.js';
 import { repositories, type Repositories } from '../store/repositories.js';
 import type { NewResult, ResultRow } from '../store/results-repository.js';
-import type { RecordRunInput } from './create-run-recorder.js';
+import type { RecordRunInput } from './record-run-input.js';
 
 /** A run ready to be written: its input and what the recorder derived from it. */
 export interface PreparedRun {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../events/event-bus.js';
 import type { Store } from '../store/create-store.js';
 import type { ClaimedTestSession } from '../store/test-sessions-repository.js';
-import { toTestSessionView } from './test-session-service.js';
+import { toTestSessionView } from './test-session-view.js';
 
 /** The code of `end_error` for a session nothing could resume. */
 export const NOT_RESUMABLE = 'NOT_RESUMABLE';

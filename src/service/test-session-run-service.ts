@@ -18,7 +18,7 @@ import type { Store } from '../store/create-store.js';
 import type { ClaimedTestSession, TestSessionCheckEntry } from '../store/test-sessions-repository.js';
 import { endUnresumableSession, NOT_RESUMABLE } from './end-unresumable-session.js';
 import { toResultView } from './result-view.js';
-import { toTestSessionView } from './test-session-service.js';
+import { toTestSessionView } from './test-session-view.js';
 
 /**
  * Check types `checkly test` can run as submitted: those needing no code bundle. BROWSER and

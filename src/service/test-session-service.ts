@@ -9,46 +9,14 @@ import type { Runner } from '../runner/create-runner.js';
 import type { Store } from '../store/create-store.js';
 import { idleOfPlacement } from './check-status-view.js';
 import { endUnresumableSession } from './end-unresumable-session.js';
-import type { ClaimedTestSession, TestSessionCheckEntry, TestSessionErrorGroupRow, TestSessionRow } from '../store/test-sessions-repository.js';
+import { toTestSessionErrorGroupView, toTestSessionView } from './test-session-view.js';
+
+export { toTestSessionErrorGroupView, toTestSessionView } from './test-session-view.js';
+import type { ClaimedTestSession, TestSessionCheckEntry, TestSessionRow } from '../store/test-sessions-repository.js';
 
 /** Final states of a test session (spec "States"). */
 export const FINAL_TEST_SESSION_STATES = ['PASSED', 'FAILED', 'CANCELLED'] as const;
 
-/** A test session as the API shows it. */
-export function toTestSessionView(row: TestSessionRow): Record<string, any> {
-  return {
-    id: row.id,
-    name: row.name,
-    status: row.status,
-    runLocation: row.run_location,
-    environment: row.environment,
-    checkIds: row.check_ids,
-    results: row.results,
-    errorGroupIds: row.error_group_ids,
-    testSessionErrorGroupIds: row.error_group_ids,
-    created_at: row.created_at.toISOString(),
-    startedAt: row.started_at?.toISOString() ?? null,
-    stoppedAt: row.stopped_at?.toISOString() ?? null,
-    updated_at: row.updated_at?.toISOString() ?? null,
-  };
-}
-
-/** A test session error group as the API shows it (spec "Error group", test session column). */
-export function toTestSessionErrorGroupView(row: TestSessionErrorGroupRow): Record<string, any> {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    environments: row.environments,
-    errorHash: row.error_hash,
-    rawErrorMessage: row.raw_error_message,
-    cleanedErrorMessage: row.cleaned_error_message,
-    firstSeen: row.first_seen.toISOString(),
-    lastSeen: row.last_seen.toISOString(),
-    archivedUntilNextEvent: row.archived_until_next_event,
-    pwtMetadata: null,
-    rootCauseAnalyses: [],
-  };
-}
 
 /** What triggers a session. */
 export interface TriggerInput {
