@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 /**
  * The same escapes through the whole service, on each store: one account's checks (a multi-step
- * script, an API check's setup script) go after the server's environment, its data and the other
+ * script, an API check's setup script, code submitted by `checkly test`) go after the server's environment, its data and the other
  * account's uploaded code bundle and variables; every result is recorded, nothing leaks, and the
  * server goes on serving.
  */
@@ -113,6 +113,23 @@ describe.skipIf(!sandboxWorks)(`check code on a running server${sandboxWorks ? '
       expect(JSON.stringify(result)).toContain('SEEN ');
       expect(result.hasFailures).toBe(false);
       expectNothingLeaked(JSON.stringify(result));
+    });
+
+    it('runs the code `checkly test` submits (a project file beside the script) in the sandbox, and it saw nothing either', async () => {
+      const started = await s.a.request('POST', '/v1/test-sessions/run', {
+        name: 'snooping project',
+        checkRunJobs: [{
+          checkType: 'MULTI_STEP', logicalId: 'snoop', name: 'Snoop', scriptPath: 'checks/snoop.spec.js', dependencies: [0],
+          script: "require('./snoop.js')",
+        }],
+        sharedFiles: [{ path: 'checks/snoop.js', content: snoop(assetsDir) }],
+      });
+      expect(started.status, started.text).toBe(202);
+      const done = await s.a.request('GET', `/v1/test-sessions/${started.body.testSessionId}/completion?maxWaitSeconds=30`);
+      expect(done.body.status).toBe('PASSED');
+      const result = await s.a.request('GET', `/v1/test-sessions/${started.body.testSessionId}/results/${done.body.results[0].resultIds[0]}`);
+      expect(result.text).toContain('SEEN ');
+      expectNothingLeaked(result.text);
     });
 
     it('records a script stopped by the memory limit as a failed run with SANDBOX_MEMORY, and goes on serving', async () => {
