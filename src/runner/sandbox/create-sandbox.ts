@@ -44,12 +44,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const memoryBytes = settings.memoryMb * MIB;
   const isRoot = process.getuid?.() === 0;
   const base = { memoryBytes, processes: settings.processes, outputBytes: settings.outputKb * 1024, fileBytes: settings.scratchMb * MIB };
-  // Cleaned on close: the passwd and group files runs see, and the probe's folders.
   const scratchDir = options.scratchDir ?? os.tmpdir();
-  const own = mkdtempSync(path.join(scratchDir, 'lookout-sandbox-'));
-  chmodSync(own, 0o755);
   const publicLimits = { memoryMb: settings.memoryMb, processes: settings.processes, outputKb: settings.outputKb };
-  const cleanup: (() => void)[] = [() => rmSync(own, { recursive: true, force: true })];
 
   if (settings.mode === 'off') {
     const sandbox: Sandbox = {
@@ -58,11 +54,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       limits: publicLimits,
       description: 'sandbox off (LOOKOUT_SANDBOX=off): check code runs as a child process of the service, with its user and files',
       createRunFolder: () => createRunFolder({ kind: 'off', base, scratchDir }),
-      close: () => cleanup.forEach((f) => f()),
+      close: () => {},
     };
     logger.warn({ sandbox: 'off' }, sandbox.description);
     return sandbox;
   }
+
+  // Cleaned on close: the passwd and group files runs see, and the probe's folders.
+  const own = mkdtempSync(path.join(scratchDir, 'lookout-sandbox-'));
+  chmodSync(own, 0o755);
+  const cleanup: (() => void)[] = [() => rmSync(own, { recursive: true, force: true })];
 
   let unavailable: string | null = null;
   let layout: SystemLayout | null = null;
