@@ -120,7 +120,7 @@ describe('the bootstrap key', () => {
     await again.listen();
     expect(again.bootstrap).toEqual({ accountId: first.bootstrap.accountId, created: false });
     await again.close();
-  });
+  }, 120_000); // three embedded databases opened one after another: slow on a loaded 2-core machine
 });
 
 describe('npm start', () => {

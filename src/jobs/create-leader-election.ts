@@ -31,9 +31,11 @@ const LOCK_NAMESPACE = 7461002;
  * Leadership as a PostgreSQL session-level advisory lock held on a connection of its own. When the
  * leader dies (kill -9, a crash, a lost network), its connection closes and the server releases
  * the lock: a standby retrying every `intervalMs` takes over within seconds (TCP keepalives bound a
- * silent network loss at about 11 s). A leader whose session breaks stops its duty at once, before
- * another can be elected. The lock is keyed by the schema too, so installations sharing one
- * database elect separately. On PGlite (one process per data folder) the process is always leader.
+ * silent network loss at about 11 s). A leader whose session breaks stops its duty at once. Advisory
+ * locks carry no fencing token, so a standby that takes over from a live leader waits one interval
+ * before its duty starts: the old leader checks its session as often, sees the loss and stops first.
+ * The lock is keyed by the schema too, so installations sharing one database elect separately. On
+ * PGlite (one process per data folder) the process is always leader.
  */
 export function createLeaderElection(options: LeaderElectionOptions): LeaderElection {
   const { db, logger, name } = options;
@@ -42,6 +44,8 @@ export function createLeaderElection(options: LeaderElectionOptions): LeaderElec
   let leader = false;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  /** A standby has seen another process hold the lock, so taking it over waits for that one to stop. */
+  let contested = false;
   // Transitions never overlap: elected and deposed run one after the other.
   let chain: Promise<void> = Promise.resolve();
   const serially = (work: () => Promise<void>) => (chain = chain.then(work, work));
@@ -86,10 +90,23 @@ export function createLeaderElection(options: LeaderElectionOptions): LeaderElec
         await session.query('SELECT 1');
         return;
       }
-      const [row] = await session.query<{ locked: boolean }>(
+      const held = session;
+      const [row] = await held.query<{ locked: boolean }>(
         'SELECT pg_try_advisory_lock($1, hashtext($2 || current_schema())) AS locked', [LOCK_NAMESPACE, name],
       );
-      if (row?.locked) await elect();
+      if (!row?.locked) {
+        contested = true;
+        return;
+      }
+      if (contested) {
+        // The lock was just held by a live process: its session has ended, but that process may not have
+        // noticed yet. One interval lets it see the loss (it checks as often) and stop its duty first.
+        await new Promise((resolve) => setTimeout(resolve, intervalMs));
+        if (session !== held || closed) return;
+        await held.query('SELECT 1');
+        contested = false;
+      }
+      await elect();
     } catch (err) {
       logger.warn({ err, election: name }, `${name} election attempt failed`);
       await dropSession();
