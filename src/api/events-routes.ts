@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { EVENT_STREAM_HEARTBEAT_SECONDS, EVENT_STREAM_MAX_BUFFER_BYTES, formatSseComment, formatSseEvent, LOOKOUT_EVENT_TYPES } from '../domain/event-stream.js';
+import { EVENT_STREAM_HEARTBEAT_SECONDS, EVENT_STREAM_MAX_BUFFER_BYTES, formatSseComment, formatSseEvent, LOOKOUT_EVENT_TYPES } from '../events/event-stream.js';
 import { createEventStreamService } from '../service/event-stream-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { normaliseQueryArrays } from './query-arrays.js';

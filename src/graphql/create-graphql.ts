@@ -4,7 +4,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { GraphqlSettings } from './graphql-settings.js';
 import { createBoundedCache } from './bounded-cache.js';
 import { buildExecutableSchema, mergeResolvers, type ResolverMap } from './build-executable-schema.js';
 import { createCallerVerifier } from './create-caller-verifier.js';
@@ -80,7 +80,7 @@ export const CORE_RESOLVERS = [
 /** Options of createGraphql. */
 export interface GraphqlOptions {
   app: FastifyInstance;
-  config: Pick<Config, 'graphqlBackendUrl' | 'graphqlRestBudget'> & Partial<Pick<Config,
+  config: Pick<GraphqlSettings, 'graphqlBackendUrl' | 'graphqlRestBudget'> & Partial<Pick<GraphqlSettings,
     'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost' | 'graphqlIntrospection' | 'graphqlLandingPage'
     | 'graphqlMaxDocumentBytes' | 'graphqlMaxVariablesBytes' | 'graphqlIntrospectionCost' | 'maxErrorIssues'>>;
   logger: Logger;

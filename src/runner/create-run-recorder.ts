@@ -8,7 +8,7 @@ import { resultMeasurements } from '../domain/result-measurements.js';
 import { runErrorMessages } from '../domain/run-error-messages.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { CheckResultCreatedEvent, CheckStatusChangedEvent } from '../events/lookout-event.js';
-import { toResultView } from '../service/result-view.js';
+import { toResultView } from '../contract/result-view.js';
 import type { Store } from '../store/create-store.js';
 import type { RanOn, RecordRunInput } from './record-run-input.js';
 import { writeRunBatch, type PreparedRun, type RunOutcome } from './write-run-batch.js';

@@ -11,7 +11,7 @@ import type { ScheduledCheckRow } from '../store/runner-repository.js';
 import { createScheduler, type ScheduledRun } from './create-scheduler.js';
 import { createRunWorker } from './create-run-worker.js';
 import type { NewRunJob, OnDemandRun, RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
-import { toResultView } from '../service/result-view.js';
+import { toResultView } from '../contract/result-view.js';
 import { randomUUID } from 'node:crypto';
 import { AGENT_LIVE_MS, dataCenterLane, privateLocationLane } from '../domain/agent-lanes.js';
 import type { Executor, RunnableCheck } from './executor.js';

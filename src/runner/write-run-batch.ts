@@ -1,6 +1,6 @@
 import { checkHealth, nextCheckStatus, type CheckHealth, type CheckStatusState, type FinalRun } from '../domain/next-check-status.js';
 import { LeaseLostError } from '../domain/lease-lost-error.js';
-import { toCheckStatusView } from '../service/check-status-view.js';
+import { toCheckStatusView } from '../contract/check-status-view.js';
 import { statusStateOf, type CheckStatusRow } from '../store/check-statuses-repository.js';
 import type { Db } from '../store/db.js';
 import type { ErrorOccurrence } from '../store/error-groups-repository.js';

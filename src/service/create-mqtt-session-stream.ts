@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/event-bus.js';
 import type { Store } from '../store/create-store.js';
-import { toResultView } from './result-view.js';
+import { toResultView } from '../contract/result-view.js';
 
 /** Where one session's live messages go: the CLI's suite id and each check's sequence id. */
 export interface SessionStreamRoute {

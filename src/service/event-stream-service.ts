@@ -1,6 +1,6 @@
 import type { EventBus } from '../events/event-bus.js';
 import type { LookoutEvent, LookoutEventType } from '../events/lookout-event.js';
-import { LOOKOUT_EVENT_TYPES } from '../domain/event-stream.js';
+import { LOOKOUT_EVENT_TYPES } from '../events/event-stream.js';
 
 /** Opens account-scoped event streams over the bus (`GET /v1/events/stream`). */
 export function createEventStreamService({ bus }: { bus: EventBus }) {

@@ -2,9 +2,9 @@ import { LookoutError, notFound } from '../domain/lookout-error.js';
 import { decodeResultCursor, encodeResultCursor } from '../domain/result-cursor.js';
 import type { Store } from '../store/create-store.js';
 import type { ResultFilter } from '../store/results-repository.js';
-import { idleOfPlacement, toCheckStatusView, toIdleStatusView } from './check-status-view.js';
+import { idleOfPlacement, toCheckStatusView, toIdleStatusView } from '../contract/check-status-view.js';
 import { pickFields } from './pick-fields.js';
-import { DETAIL_RESULT_FIELDS, toResultView } from './result-view.js';
+import { DETAIL_RESULT_FIELDS, toResultView } from '../contract/result-view.js';
 
 /** Filters of the result lists, as the routes take them. `from`/`to` are UNIX seconds. */
 export interface ResultListQuery {

@@ -17,7 +17,7 @@ import { runCheck, type RecordInput } from '../runner/run-check.js';
 import type { Store } from '../store/create-store.js';
 import type { ClaimedTestSession, TestSessionCheckEntry } from '../store/test-sessions-repository.js';
 import { endUnresumableSession, NOT_RESUMABLE } from './end-unresumable-session.js';
-import { toResultView } from './result-view.js';
+import { toResultView } from '../contract/result-view.js';
 import { toTestSessionView } from './test-session-view.js';
 
 /**

@@ -7,7 +7,7 @@ import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js'
 import type { EventBus } from '../events/event-bus.js';
 import type { Runner } from '../runner/create-runner.js';
 import type { Store } from '../store/create-store.js';
-import { idleOfPlacement } from './check-status-view.js';
+import { idleOfPlacement } from '../contract/check-status-view.js';
 import { endUnresumableSession } from './end-unresumable-session.js';
 import { toTestSessionErrorGroupView, toTestSessionView } from './test-session-view.js';
 

@@ -3,16 +3,7 @@ import { checkConnection, checkListQuery } from '../check-connection.js';
 import { totalOfContentRange } from '../connection.js';
 import type { GraphqlContext } from '../context.js';
 import type { CheckFilter } from '../__generated__/resolvers-types.js';
-
-/** Counts of the overview, each the total of a one-item REST page. */
-export interface OverviewCounts {
-  totalChecks: number;
-  activatedChecks: number;
-  passingChecks: number;
-  failingChecks: number;
-  degradedChecks: number;
-  checksWithoutStatus: number;
-}
+import type { OverviewCounts } from '../overview-types.js';
 
 /** How many checks match `filter`: the total the REST API reports for a page of one. */
 async function countChecks(ctx: GraphqlContext, filter: CheckFilter): Promise<number> {

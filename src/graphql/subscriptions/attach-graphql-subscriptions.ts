@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { Config } from '../../config.js';
+import type { GraphqlSettings } from '../graphql-settings.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { limitError } from '../cost-plugin.js';
 import { createInProcessDispatcher } from '../create-in-process-dispatcher.js';
@@ -18,8 +18,8 @@ export interface GraphqlSubscriptionsOptions {
   /** The GraphQL layer's executable schema, with `subscriptionResolvers` merged in. */
   schema: GraphQLSchema;
   bus: EventBus;
-  config: Pick<Config, 'graphqlBackendUrl' | 'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost'>
-    & Partial<Pick<Config, 'graphqlIntrospectionCost' | 'graphqlMaxDocumentBytes' | 'graphqlMaxVariablesBytes'>>;
+  config: Pick<GraphqlSettings, 'graphqlBackendUrl' | 'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost'>
+    & Partial<Pick<GraphqlSettings, 'graphqlIntrospectionCost' | 'graphqlMaxDocumentBytes' | 'graphqlMaxVariablesBytes'>>;
   logger: Logger;
   /** Context of queries and mutations sent over a socket: the HTTP endpoint's context factory. */
   contextFromHeaders?: (headers: Record<string, string>) => object;

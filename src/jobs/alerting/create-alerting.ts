@@ -25,7 +25,7 @@ import { automateIncident, type IncidentAutomationOutcome } from './automate-inc
 import { incidentViews } from '../../service/status-page-incident-view.js';
 import { maintenanceEffects } from '../../domain/maintenance-effects.js';
 import { probeCertificate, type ProbedCertificate } from './probe-certificate.js';
-import { toResultView } from '../../service/result-view.js';
+import { toResultView } from '../../contract/result-view.js';
 
 /** How alerting is set up; everything but store, bus and logger has a default (see alertingOptionsFromConfig). */
 export interface AlertingOptions {

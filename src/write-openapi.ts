@@ -1,13 +1,13 @@
 /**
  * Writes the OpenAPI document the REST API serves at `/openapi.json` to a file, without listening:
- * `tsx src/contract/write-openapi.ts <file>` (run by `npm run codegen`, which then generates the
+ * `tsx src/write-openapi.ts <file>` (run by `npm run codegen`, which then generates the
  * REST types of the GraphQL layer from it). The app is built over an in-memory PGlite store with the
  * runner off; nothing is kept.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pino } from 'pino';
-import { createLookout } from '../main.js';
+import { createLookout } from './main.js';
 
 /** Builds the app once and returns its OpenAPI document. */
 export async function createOpenapiDocument(): Promise<Record<string, unknown>> {

@@ -1,5 +1,5 @@
 import { idleReason, type IdleReason } from '../domain/idle-reason.js';
-import type { CheckPlacementRow, CheckStatusRow } from '../store/check-statuses-repository.js';
+import type { CheckPlacementRow, CheckStatusRow } from './check-status-row.js';
 
 /**
  * A check status as the API shows it (conventions.md "Shapes not in service-api.md"), plus `idle`:

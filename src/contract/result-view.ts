@@ -1,4 +1,4 @@
-import type { ResultRow } from '../store/results-repository.js';
+import type { ResultRow } from './result-row.js';
 
 /**
  * Where a type's detail (ProbeResult.details) appears on a result, for types whose detail has no

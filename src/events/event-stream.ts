@@ -1,4 +1,4 @@
-import type { LookoutEvent, LookoutEventType } from '../events/lookout-event.js';
+import type { LookoutEvent, LookoutEventType } from './lookout-event.js';
 
 /** Every event type the service publishes, as `types=` of the event stream accepts them. */
 export const LOOKOUT_EVENT_TYPES = [
