@@ -85,7 +85,10 @@ export interface LookoutOptions {
   logger?: Logger;
 }
 
-/** Composition root: wires config, store, services and the HTTP API. */
+/**
+ * Composition root: wires config, store, services and the HTTP API.
+ * Long by design: the composition root reads top to bottom in the order the process starts its parts, and close() undoes them in reverse; splitting it would hide that order.
+ */
 export async function createLookout(options: LookoutOptions = {}): Promise<Lookout> {
   const config: Config = { ...loadConfig(), ...options.config };
   const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'lookout' } });

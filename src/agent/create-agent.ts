@@ -86,6 +86,7 @@ function wireProbe(p: ProbeResult) {
  * A lease the service says is lost stops its run. On close it stops leasing, finishes what it
  * runs (readiness answers 503 meanwhile) and tells the service it left. Values of secret
  * variables and of `localSecrets` are scrubbed from what it logs and posts.
+ * Long by design: the lease loop, lease renewals, uploads, health and shutdown share the runs in flight and must stop in one order; the executors, scrubbing and uploads live in their own files.
  */
 export async function createAgent(options: AgentOptions): Promise<LookoutAgent> {
   const id = randomUUID();

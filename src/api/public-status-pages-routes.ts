@@ -40,6 +40,7 @@ function cookieOf(req: FastifyRequest, name: string): string | undefined {
  * Public status pages, no API key: `/status/{url}` and the same paths on a page's custom domain
  * (Host header). HTML, Statuspage-compatible JSON, RSS/Atom feeds and a server-sent event stream
  * that tells open pages to refresh their content when anything they show changes, in any process.
+ * Long by design: one route table: every public path of a page (by URL or custom domain) shares the page lookup, the ETag and compression helpers and the event-stream registry; each handler is a few lines.
  */
 export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
   const pages = ctx.publicStatusPages;

@@ -54,6 +54,7 @@ const END_TEXT = 'Maintenance completed (automatic end).';
  * - rolling plans (recurring windows without repeatEndsAt) are extended to 400 days ahead.
  * Then a timer waits for the next due instant, at most `safetyNetMs`; every `maintenanceUpdated`
  * event (a window or maintenance written by any process) starts a pass at once.
+ * Long by design: one pass and its timer: the pass, the wake-ups and the shutdown share the in-flight pass and the next due instant; the transitions themselves are domain rules.
  */
 export function createMaintenanceClock(options: MaintenanceClockOptions): MaintenanceClock {
   const { store, bus, logger } = options;

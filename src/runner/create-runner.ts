@@ -54,6 +54,7 @@ function lanes(check: RunnableCheck): { all: string[]; isPrivate: Set<string> } 
  * agents (`lookout agent`); the rest run in the runner processes. A private-location run no live
  * agent takes ends with a NO_AGENT error result instead of waiting for nobody, and so does an
  * on-demand run of a private location.
+ * Long by design: the scheduler, agent lanes and on-demand runs share the runs in flight, the lane queue and the shutdown order; preparing, executing and recording a run are their own files.
  */
 export function createRunner(options: RunnerOptions) {
   const { store, logger, record } = options;

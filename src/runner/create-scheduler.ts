@@ -53,6 +53,7 @@ const heartbeatPeriodMs = (hb: { period: number; periodUnit: TimeUnit }) => hb.p
  * are not probed: they are evaluated at their deadline (last ping + period + grace) and then once
  * per period while no ping arrives. A check with nowhere to run (idleReason) is not scheduled:
  * the scheduler logs it once (warn) while it stays idle, and its status says why.
+ * Long by design: the plan (entries, due queue), the runs waiting and in flight, and the slots to persist change together in each tick; the slot arithmetic, heartbeat deadlines and due queue are their own files.
  */
 export function createScheduler(options: SchedulerOptions) {
   const { store, logger } = options;

@@ -79,6 +79,7 @@ const SKEW_TOLERANCE_MS = 1_000;
  * run them, upload assets and post each attempt, which is recorded like a runner's under the
  * job's lease (refused once the lease is lost or the slot has its results). Everything an agent
  * reports is scrubbed again here with the run's secrets, whatever the agent did.
+ * Long by design: an object of short use-case methods (one per route) over the same store and bus; the module is the unit, not the closure.
  */
 export function createAgentService(options: AgentServiceOptions) {
   const { store, logger, record, assetsDir } = options;

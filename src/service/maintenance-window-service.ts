@@ -96,6 +96,7 @@ export interface MaintenanceWindowServiceOptions {
  * recurring window without one (the maintenance clock extends that daily). A window update re-plans
  * only SCHEDULED future maintenances whose dates were never set by hand; a deleted maintenance never
  * comes back.
+ * Long by design: an object of short use-case methods (one per route) over the same store and bus; the module is the unit, not the closure.
  */
 export function createMaintenanceWindowService({ store, bus, clock, logger }: MaintenanceWindowServiceOptions) {
   const now = () => clock?.now() ?? new Date();

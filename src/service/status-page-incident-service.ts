@@ -58,6 +58,7 @@ const updateValues = (u: { description: string; status?: string | null; publicIn
  * writes nothing when refused; every id of another account answers like an unknown one. An
  * incident's lastUpdateStatus and duration are computed from all of its updates (incidentProgress)
  * in the transaction of each write of an update.
+ * Long by design: an object of short use-case methods (one per route) over the same store and bus; the module is the unit, not the closure.
  */
 export function createStatusPageIncidentService({ store, bus, logger }: StatusPageIncidentServiceOptions) {
   const write = createPublicWrite({ store, bus, logger });

@@ -56,6 +56,7 @@ export interface StatusPageSubscriptionServiceOptions {
  * following it makes the subscriber VERIFIED. Every message carries an unsubscribe link. Tokens of
  * the links are stored as sha-256 hashes only. Every write moves the account's public content
  * version on and publishes `publicContentChanged` (subject `subscription`, subjectId the page's id).
+ * Long by design: an object of short use-case methods (one per route) over the same store and bus; the module is the unit, not the closure.
  */
 export function createStatusPageSubscriptionService({ store, bus, logger, publicUrl, sendMails, timeoutMs }: StatusPageSubscriptionServiceOptions) {
   const publicWrite = createPublicWrite({ store, bus, logger });

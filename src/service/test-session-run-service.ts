@@ -85,6 +85,7 @@ export interface TestSessionRunServiceOptions {
  * BROWSER and MULTI_STEP jobs run their `script` with the executor of scheduled checks, their
  * `dependencies` (indexes into `sharedFiles`, resolved here) written beside it for the run. Results are kept with the session (`/v1/test-sessions/{id}/results/{resultId}`) and
  * streamed to the CLI's MQTT topics as they come (ATTEMPT and FINAL).
+ * Long by design: an object of short use-case methods (one per route) over the same store and bus; the module is the unit, not the closure.
  */
 export function createTestSessionRunService(options: TestSessionRunServiceOptions) {
   const { store, bus, logger, publicUrl, executors, publish } = options;

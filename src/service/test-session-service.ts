@@ -54,6 +54,7 @@ export interface TestSessionServiceOptions {
  * Test sessions: checks triggered now (from CI/CD), run with bounded concurrency, their FINAL
  * results deciding PASSED or FAILED. Runs of a session stay out of the checks' statuses, alerts
  * and error groups; their errors are grouped per account as test session error groups.
+ * Long by design: an object of short use-case methods (one per route) over the same store and bus; the module is the unit, not the closure.
  */
 export function createTestSessionService(options: TestSessionServiceOptions) {
   const { store, bus, runner, logger, leases } = options;

@@ -49,7 +49,10 @@ const VISIBILITY_FLAGS = `(w.status_page_visibility->>'enabled')::boolean AS vis
 const REMINDERS = "jsonb_array_elements_text(w.status_page_visibility->'reminderMinutesBefore') AS m(minutes)";
 const ACTIVE = "('IN_PROGRESS', 'VERIFYING')";
 
-/** Maintenances (occurrences of windows): what REST reads and writes, and what the clock claims. */
+/**
+ * Maintenances (occurrences of windows): what REST reads and writes, and what the clock claims.
+ * Long by design: a repository: an object of one-statement methods over one table, sharing its SELECT lists.
+ */
 export function createMaintenanceOccurrencesRepository(db: Queryable) {
   return {
     /** One maintenance of the account's window; `lock` holds it until the transaction ends. */

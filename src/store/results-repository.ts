@@ -68,7 +68,10 @@ function historyWhere(filter: ResultFilter, params: unknown[], checkExpr = '$2')
   return where.join(' AND ');
 }
 
-/** Run results, scoped to one account in every statement. */
+/**
+ * Run results, scoped to one account in every statement.
+ * Long by design: a repository: an object of one-statement methods over one table, sharing its SELECT lists.
+ */
 export function createResultsRepository(db: Queryable) {
   return {
     /**

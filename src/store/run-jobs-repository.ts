@@ -54,13 +54,14 @@ export interface RunJobLeaseState {
   locations: number;
 }
 
-/**
- * Queries of the run job queue (all accounts). Times come from the database clock, so processes
- * whose clocks disagree still agree on which lease has expired.
- */
 /** The runner processes' claim with the default agent liveness and private-location grace. */
 const RUNNERS: ClaimScope = { runner: { agentLiveMs: 15_000, privateGraceMs: 15_000 } };
 
+/**
+ * Queries of the run job queue (all accounts). Times come from the database clock, so processes
+ * whose clocks disagree still agree on which lease has expired.
+ * Long by design: a repository: an object of one-statement methods over one table, sharing its SELECT lists.
+ */
 export function createRunJobsRepository(db: Queryable) {
   return {
     /**

@@ -71,7 +71,10 @@ export interface SessionLease {
 const COLUMNS = `id, account_id, name, status, run_location, environment, check_ids, results, error_group_ids,
   created_at, started_at, stopped_at, updated_at, end_error`;
 
-/** Test sessions and their error groups, scoped by account. */
+/**
+ * Test sessions and their error groups, scoped by account.
+ * Long by design: a repository: an object of one-statement methods over one table, sharing its SELECT lists.
+ */
 export function createTestSessionsRepository(db: Queryable) {
   return {
     /**

@@ -111,6 +111,7 @@ function stableStringify(value: unknown): string {
  * events. Identical subscriptions (same account, normalized document, operation and variables)
  * share one source, one execution and one serialization per event. Each socket has a bounded queue
  * of unsent messages; overflowing it closes the socket with SLOW_CONSUMER_CLOSE_CODE.
+ * Long by design: graphql-ws's server options are one object of callbacks over the same socket, source-sharing and queue state; the rules (limits, keys, serialization) live in their own files.
  */
 export function createSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
   const { server, schema, eventSources, authenticate, logger } = options;

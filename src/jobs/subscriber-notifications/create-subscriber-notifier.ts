@@ -70,6 +70,7 @@ const LEASE_FACTOR = 6;
  *   the attempt over; the late outcome of the first is then dropped.
  * - Woken by `publicContentChanged` about incidents and maintenance, and by a sweep every
  *   `sweepIntervalMs`, so nothing committed is lost when an event is missed or a process dies.
+ * Long by design: take-over, fan-out and delivery share the lease settings, the wake-up and the in-flight set that close() waits for; sending and fan-out rules live in their own files.
  */
 export function createSubscriberNotifier(options: SubscriberNotifierOptions): SubscriberNotifier {
   const { store, bus, logger } = options;
