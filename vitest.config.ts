@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The GraphQL suites, run once per transport of the layer's REST calls (test/support/test-server.ts). */
-const GRAPHQL_SUITES = 'test/graphql-*.test.ts';
+const GRAPHQL_SUITES = 'test/graphql/**/*.test.ts';
 const GRAPHQL_TRANSPORTS = ['in-process', 'http'] as const;
 
 /**
