@@ -1,6 +1,6 @@
 import { createGraphiQLFetcher, type Fetcher } from '@graphiql/toolkit';
 import { createClient, type Client } from 'graphql-ws';
-import { authHeaders, connectionParams, type Credentials } from '../src/lib/credentials.js';
+import { authHeaders, connectionParams, type Credentials } from '../src/shell/credentials.js';
 
 /** The graphql-ws URL of the page's own origin: ws:// beside http://, wss:// beside https://. */
 export function subscriptionUrl(location: Pick<Location, 'protocol' | 'host'>): string {

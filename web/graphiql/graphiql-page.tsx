@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { loadCredentials, saveCredentials, type Credentials } from '../src/lib/credentials.js';
+import { loadCredentials, saveCredentials, type Credentials } from '../src/shell/credentials.js';
 import { KeyForm } from './key-form.js';
 import { LookoutGraphiql } from './lookout-graphiql.js';
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { Credentials } from '../src/lib/credentials.js';
+import type { Credentials } from '../src/shell/credentials.js';
 
 /** Props of KeyForm. */
 export interface KeyFormProps {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { GraphiQL } from 'graphiql';
-import type { Credentials } from '../src/lib/credentials.js';
+import type { Credentials } from '../src/shell/credentials.js';
 import { createLookoutFetcher } from './create-lookout-fetcher.js';
 import { queryFromHash } from './query-from-hash.js';
 

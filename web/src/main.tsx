@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app.js';
+import { App } from './shell/app.js';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The console page has no #root element.');

@@ -1,0 +1,194 @@
+import { useCallback, useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../__generated__/gql.js';
+import { AnalyticsChart } from './analytics-chart.js';
+import { CheckStatusBadge } from './check-status-badge.js';
+import { ErrorNotice } from '../shared/error-notice.js';
+import { Link } from '../shared/link.js';
+import { formatDuration, formatPercent, percentileLabel } from '../shared/format-duration.js';
+import { CHANNEL_TYPE_LABELS, type ChannelType } from '../alert-channels/alert-channel-form.js';
+import { isFormCheckType } from './check-form-rules.js';
+import { formatRelativeTime } from '../shared/relative-time.js';
+import { ResultDetail } from './result-detail.js';
+import { useLiveRefresh } from '../shared/use-live-refresh.js';
+
+/** Percentiles the detail charts and summarizes. */
+export const PERCENTILE_METRICS = ['responseTime_p50', 'responseTime_p95', 'responseTime_p99'];
+
+const CheckQuery = graphql(`
+  query ConsoleCheck($id: ID!, $metrics: [String!]!) {
+    check(id: $id) {
+      id checkId name checkType activated muted tags locations privateLocations frequency frequencyOffset description
+      createdAt updatedAt
+      group { id name }
+      alertChannels { id type }
+      ... on ApiCheck { request { method url } degradedResponseTime maxResponseTime }
+      ... on UrlCheck { urlRequest: request { url } degradedResponseTime maxResponseTime }
+      ... on TcpCheck { tcpRequest: request { hostname port } degradedResponseTime maxResponseTime }
+      ... on DnsCheck { dnsRequest: request { query recordType nameServer } degradedResponseTime maxResponseTime }
+      ... on IcmpCheck { icmpRequest: request { hostname pingCount } degradedResponseTime maxResponseTime }
+      ... on HeartbeatCheck { heartbeat { period periodUnit grace graceUnit pingUrl } }
+      status { checkId health hasFailures hasErrors isDegraded longestRun shortestRun lastRunLocation sslDaysRemaining updatedAt idle { code message } }
+      analyticsSummary { values { metric value } }
+      analytics(metrics: $metrics, quickRange: LAST_24_HOURS, aggregationInterval: 30) {
+        from to
+        series { buckets { from values { metric value } } }
+      }
+      results(first: 20) { nodes { id startedAt responseTime hasFailures hasErrors isDegraded runLocation resultType } }
+      errorGroups(first: 20) { id cleanedErrorMessage firstSeen lastSeen archived }
+      alertNotifications(first: 10) { nodes { notificationId alertType channelType status attempt error createdAt } }
+    }
+  }
+`);
+
+const RunCheck = graphql(`
+  mutation ConsoleRunCheck($id: ID!) {
+    runCheck(id: $id) { sequenceId results { id hasFailures responseTime } userErrors { field code message } }
+  }
+`);
+const MuteCheck = graphql(`mutation ConsoleMuteCheck($id: ID!) { muteCheck(id: $id) { check { id muted } userErrors { field code message } } }`);
+const UnmuteCheck = graphql(`mutation ConsoleUnmuteCheck($id: ID!) { unmuteCheck(id: $id) { check { id muted } userErrors { field code message } } }`);
+const ActivateCheck = graphql(`mutation ConsoleActivateCheck($id: ID!) { activateCheck(id: $id) { check { id activated } userErrors { field code message } } }`);
+const DeactivateCheck = graphql(`mutation ConsoleDeactivateCheck($id: ID!) { deactivateCheck(id: $id) { check { id activated } userErrors { field code message } } }`);
+const ArchiveErrorGroup = graphql(`
+  mutation ConsoleArchiveErrorGroup($id: ID!) { archiveErrorGroup(id: $id) { errorGroup { id archived } userErrors { field code message } } }
+`);
+
+/** One check: settings, live status, percentiles, results (one opened), error groups, alerts, actions. */
+export function CheckDetail({ id }: { id: string }) {
+  const [{ data, error }, reexecute] = useQuery({ query: CheckQuery, variables: { id, metrics: PERCENTILE_METRICS }, requestPolicy: 'cache-and-network' });
+  const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
+  useLiveRefresh(refresh, 2000);
+  const [run, runCheck] = useMutation(RunCheck);
+  const [, mute] = useMutation(MuteCheck);
+  const [, unmute] = useMutation(UnmuteCheck);
+  const [, activate] = useMutation(ActivateCheck);
+  const [, deactivate] = useMutation(DeactivateCheck);
+  const [, archive] = useMutation(ArchiveErrorGroup);
+  const [message, setMessage] = useState<string | null>(null);
+  const [openResult, setOpenResult] = useState<string | null>(null);
+
+  if (error && !data) return <ErrorNotice error={error} />;
+  if (!data) return <p aria-busy="true">Loading the check…</p>;
+  const check = data.check;
+  if (!check) return <section><h1>Check not found</h1><p>No check of this account has the id {id}. <Link to="/checks">Back to the checks</Link>.</p></section>;
+
+  const act = async (label: string, perform: () => Promise<{ error?: { message: string }; data?: unknown }>, errorsOf: (data: any) => { message: string }[] | undefined) => {
+    setMessage(`${label}…`);
+    const result = await perform();
+    const problems = result.error ? [result.error] : errorsOf(result.data) ?? [];
+    setMessage(problems.length ? `${label} failed: ${problems.map((p) => p.message).join(' ')}` : `${label}: done.`);
+    if (!problems.length) refresh();
+  };
+  const target = 'request' in check && check.request ? `${check.request.method} ${check.request.url}`
+    : 'urlRequest' in check && check.urlRequest ? check.urlRequest.url
+      : 'tcpRequest' in check && check.tcpRequest ? `${check.tcpRequest.hostname}:${check.tcpRequest.port}`
+        : 'dnsRequest' in check && check.dnsRequest ? `${check.dnsRequest.recordType} ${check.dnsRequest.query}${check.dnsRequest.nameServer ? ` @${check.dnsRequest.nameServer}` : ''}`
+          : 'icmpRequest' in check && check.icmpRequest ? `ping ${check.icmpRequest.hostname} ×${check.icmpRequest.pingCount}`
+            : 'heartbeat' in check && check.heartbeat ? check.heartbeat.pingUrl ?? null : null;
+  const summary = new Map((check.analyticsSummary?.values ?? []).map((v) => [v.metric, v.value]));
+  const selected = openResult ?? check.results.nodes[0]?.id ?? null;
+
+  return (
+    <section aria-labelledby="check-title">
+      <p><Link to="/checks">← Checks</Link></p>
+      <div className="heading-row">
+        <h1 id="check-title">{check.name}</h1>
+        <CheckStatusBadge health={check.status?.health} />
+      </div>
+      <div className="actions" role="group" aria-label="Check actions">
+        <button type="button" className="button button--primary" disabled={run.fetching}
+          onClick={() => act('Run now', () => runCheck({ id: check.id }), (d) => d?.runCheck?.userErrors)}>{run.fetching ? 'Running…' : 'Run now'}</button>
+        <button type="button" className="button" onClick={() => (check.muted
+          ? act('Unmute', () => unmute({ id: check.id }), (d) => d?.unmuteCheck?.userErrors)
+          : act('Mute', () => mute({ id: check.id }), (d) => d?.muteCheck?.userErrors))}>{check.muted ? 'Unmute' : 'Mute'}</button>
+        <button type="button" className="button" onClick={() => (check.activated
+          ? act('Deactivate', () => deactivate({ id: check.id }), (d) => d?.deactivateCheck?.userErrors)
+          : act('Activate', () => activate({ id: check.id }), (d) => d?.activateCheck?.userErrors))}>{check.activated ? 'Deactivate' : 'Activate'}</button>
+        {isFormCheckType(check.checkType) && <Link to={`/checks/${encodeURIComponent(check.id)}/edit`} className="button">Edit</Link>}
+      </div>
+      {message && <p role="status" className="muted">{message}</p>}
+      {check.status?.idle && <p className="form-error" role="alert">{check.status.idle.message}</p>}
+
+      <div className="grid-2">
+        <section className="card" aria-labelledby="settings-title">
+          <h2 id="settings-title">Settings</h2>
+          <dl className="settings">
+            <dt>Type</dt><dd>{check.checkType}</dd>
+            {target && <><dt>{'heartbeat' in check ? 'Ping URL' : 'Target'}</dt><dd className="mono">{target}</dd></>}
+            {'heartbeat' in check && check.heartbeat && <><dt>Expected</dt><dd>every {check.heartbeat.period} {check.heartbeat.periodUnit}, {check.heartbeat.grace} {check.heartbeat.graceUnit} grace</dd></>}
+            <dt>Runs</dt><dd>{check.frequency ? `every ${check.frequency} min` : `every ${check.frequencyOffset ?? 10} s`}{check.activated ? '' : ' (deactivated)'}</dd>
+            <dt>Locations</dt><dd>{[...check.locations, ...check.privateLocations].join(', ') || 'none'}</dd>
+            <dt>Tags</dt><dd>{check.tags.join(', ') || 'none'}</dd>
+            {check.group && <><dt>Group</dt><dd><Link to={`/groups/${encodeURIComponent(check.group.id)}`}>{check.group.name}</Link></dd></>}
+            {'degradedResponseTime' in check && <><dt>Degraded after</dt><dd>{formatDuration(check.degradedResponseTime)}</dd></>}
+            {'maxResponseTime' in check && <><dt>Fails after</dt><dd>{formatDuration(check.maxResponseTime)}</dd></>}
+            <dt>Alert channels</dt>
+            <dd>{check.alertChannels.length ? check.alertChannels.map((c) => CHANNEL_TYPE_LABELS[c.type as ChannelType] ?? c.type).join(', ') : 'none'} · <Link to="/alert-channels">Manage</Link></dd>
+            <dt>Notifications</dt><dd>{check.muted ? 'muted' : 'on'}</dd>
+            {check.description && <><dt>Description</dt><dd>{check.description}</dd></>}
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="percentiles-title">
+          <h2 id="percentiles-title">Last 24 hours</h2>
+          <dl className="figures">
+            <div><dt>Availability</dt><dd>{formatPercent(summary.get('availability'))}</dd></div>
+            {PERCENTILE_METRICS.map((metric) => <div key={metric}><dt>{percentileLabel(metric)}</dt><dd>{formatDuration(summary.get(metric))}</dd></div>)}
+          </dl>
+          <AnalyticsChart metrics={PERCENTILE_METRICS} buckets={check.analytics?.series[0]?.buckets ?? []} from={check.analytics?.from} to={check.analytics?.to} />
+        </section>
+      </div>
+
+      <section className="card" aria-labelledby="results-title">
+        <h2 id="results-title">Results</h2>
+        {check.results.nodes.length === 0 ? <p className="muted">No results yet. Run the check to get one.</p> : (
+          <ol className="timeline" aria-label="Latest results, newest first">
+            {check.results.nodes.map((result) => (
+              <li key={result.id}>
+                <button type="button" className={`timeline__item tone-${result.hasFailures ? 'failing' : result.isDegraded ? 'degraded' : 'passing'}`}
+                  aria-pressed={selected === result.id} onClick={() => setOpenResult(result.id)}
+                  aria-label={`${result.hasFailures ? 'Failed' : result.isDegraded ? 'Degraded' : 'Passed'} run from ${result.runLocation}, ${formatRelativeTime(result.startedAt)}, ${formatDuration(result.responseTime)}`}>
+                  <span className="status__dot" aria-hidden="true" /> {formatRelativeTime(result.startedAt)} · {formatDuration(result.responseTime)} · {result.runLocation}
+                </button>
+              </li>
+            ))}
+          </ol>
+        )}
+        {selected && <ResultDetail id={selected} />}
+      </section>
+
+      <section className="card" aria-labelledby="errors-title">
+        <h2 id="errors-title">Error groups</h2>
+        {check.errorGroups.length === 0 ? <p className="muted">No errors seen.</p> : (
+          <ul className="plain-list">
+            {check.errorGroups.map((group) => (
+              <li key={group.id}>
+                <span className="mono">{group.cleanedErrorMessage}</span>
+                <span className="muted"> · last seen {formatRelativeTime(group.lastSeen)}{group.archived ? ' · archived' : ''}</span>
+                {!group.archived && <button type="button" className="button button--small" aria-label={`Archive error group ${group.cleanedErrorMessage}`}
+                  onClick={() => act('Archive', () => archive({ id: group.id }), (d) => d?.archiveErrorGroup?.userErrors)}>Archive</button>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="alerts-title">
+        <h2 id="alerts-title">Alert notifications</h2>
+        {check.alertNotifications.nodes.length === 0 ? <p className="muted">No alerts sent.</p> : (
+          <table>
+            <thead><tr><th scope="col">When</th><th scope="col">Alert</th><th scope="col">Channel</th><th scope="col">Delivery</th></tr></thead>
+            <tbody>
+              {check.alertNotifications.nodes.map((n) => (
+                <tr key={n.notificationId}>
+                  <td>{formatRelativeTime(n.createdAt)}</td><td>{n.alertType}</td><td>{n.channelType}</td>
+                  <td>{n.status}{n.attempt > 1 ? ` (attempt ${n.attempt})` : ''}{n.error ? `: ${n.error}` : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react';
+import { useQuery } from 'urql';
+import { graphql } from '../__generated__/gql.js';
+import { ErrorNotice } from '../shared/error-notice.js';
+import { authHeaders, loadCredentials } from '../shell/credentials.js';
+import { formatDuration } from '../shared/format-duration.js';
+import { timingPhaseRows } from './timing-phases.js';
+
+const ResultQuery = graphql(`
+  query ConsoleResult($id: ID!) {
+    node(id: $id) {
+      id
+      __typename
+      ... on CheckResult {
+        startedAt responseTime runLocation hasFailures hasErrors isDegraded attempts
+        errors { code message }
+        assertions { source property comparison target actual passed error }
+        apiCheckResult {
+          requestError
+          response { status statusText timingPhases { dns tcp tls firstByte download wait total } }
+          jobLog { setup { time level message } request { time level message } teardown { time level message } }
+          jobAssets { name type contentType path }
+        }
+        browserCheckResult { errors { code message stack } jobLog { time level message } jobAssets { name type contentType path } }
+        multiStepCheckResult { errors { code message stack } jobLog { time level message } jobAssets { name type contentType path } }
+      }
+    }
+  }
+`);
+
+/** One result: timing phases, assertions, errors, logs and screenshots. */
+export function ResultDetail({ id }: { id: string }) {
+  const [{ data, error }] = useQuery({ query: ResultQuery, variables: { id } });
+  if (error && !data) return <ErrorNotice error={error} />;
+  if (!data) return <p aria-busy="true">Loading the result…</p>;
+  const result = data.node?.__typename === 'CheckResult' ? data.node : null;
+  if (!result) return <p>The result is no longer stored.</p>;
+  const api = result.apiCheckResult;
+  const script = result.browserCheckResult ?? result.multiStepCheckResult;
+  const phases = timingPhaseRows(api?.response?.timingPhases);
+  const logs = api ? [...api.jobLog.setup, ...api.jobLog.request, ...api.jobLog.teardown] : script?.jobLog ?? [];
+  const assets = api?.jobAssets ?? script?.jobAssets ?? [];
+  const errors = [...result.errors, ...(script?.errors ?? [])];
+  return (
+    <article className="result" aria-label="Selected result">
+      <h3>Run from {result.runLocation}: {result.hasFailures ? 'failed' : result.isDegraded ? 'degraded' : 'passed'} in {formatDuration(result.responseTime)}
+        {api?.response && <span className="muted"> · HTTP {api.response.status} {api.response.statusText}</span>}</h3>
+      {api?.requestError && !errors.some((e) => e.message === api.requestError) && <p className="form-error">{api.requestError}</p>}
+      {phases.length > 0 && (
+        <table className="phases" aria-label="Timing phases">
+          <tbody>
+            {phases.map((phase) => (
+              <tr key={phase.name}>
+                <th scope="row">{phase.label}</th>
+                <td><span className="phase-bar" style={{ marginLeft: `${phase.offsetPercent}%`, width: `${Math.max(phase.widthPercent, 0.5)}%` }} /></td>
+                <td className="num">{formatDuration(phase.ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {result.assertions.length > 0 && (
+        <table aria-label="Assertions">
+          <thead><tr><th scope="col">Assertion</th><th scope="col">Expected</th><th scope="col">Actual</th><th scope="col">Outcome</th></tr></thead>
+          <tbody>
+            {result.assertions.map((a, i) => (
+              <tr key={i}>
+                <td>{a.source}{a.property ? ` ${a.property}` : ''} {a.comparison}</td><td>{a.target}</td><td>{a.actual}</td>
+                <td className={a.passed ? 'tone-passing' : 'tone-failing'}>{a.passed ? 'passed' : `failed${a.error ? `: ${a.error}` : ''}`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {errors.length > 0 && <ul className="plain-list" aria-label="Errors">{errors.map((e, i) => <li key={i} className="form-error"><strong>{e.code}</strong> {e.message}</li>)}</ul>}
+      {logs.length > 0 && (
+        <details>
+          <summary>Log ({logs.length} lines)</summary>
+          <pre className="log">{logs.map((l) => `${l.time} ${l.level ?? ''} ${l.message}`).join('\n')}</pre>
+        </details>
+      )}
+      {assets.filter((a) => (a.contentType ?? '').startsWith('image/')).map((a) => <AssetImage key={a.path} path={a.path} name={a.name} />)}
+    </article>
+  );
+}
+
+/** A screenshot of a run, fetched with the API key (asset routes need it) and shown from a blob URL. */
+function AssetImage({ path, name }: { path: string; name: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    const credentials = loadCredentials(localStorage);
+    if (!credentials) return;
+    let url: string | null = null;
+    let cancelled = false;
+    fetch(path.startsWith('/') ? path : `/${path}`, { headers: authHeaders(credentials) })
+      .then(async (res) => {
+        if (!res.ok) throw new Error(String(res.status));
+        const blob = await res.blob();
+        if (cancelled) return;
+        url = URL.createObjectURL(blob);
+        setSrc(url);
+      })
+      .catch(() => !cancelled && setFailed(true));
+    return () => {
+      cancelled = true;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [path]);
+  if (failed) return <p className="muted">Screenshot {name} could not be loaded.</p>;
+  return src ? <figure><img src={src} alt={`Screenshot ${name}`} className="screenshot" /><figcaption>{name}</figcaption></figure> : null;
+}

@@ -1,0 +1,93 @@
+import { lazy, Suspense, useId } from 'react';
+import { CheckDetail } from '../checks/check-detail.js';
+import { CheckList } from '../checks/check-list.js';
+import { Link } from '../shared/link.js';
+import { Overview } from '../overview/overview.js';
+import { useRoute } from '../shared/use-route.js';
+import { useTheme, type Theme } from './use-theme.js';
+import { Variables } from '../variables/variables.js';
+
+// Screens visited less often load on first visit, keeping the initial JavaScript small.
+const CheckForm = lazy(() => import('../checks/check-form.js').then((m) => ({ default: m.CheckForm })));
+const Groups = lazy(() => import('../groups/groups.js').then((m) => ({ default: m.Groups })));
+const GroupDetail = lazy(() => import('../groups/groups.js').then((m) => ({ default: m.GroupDetail })));
+const AlertChannels = lazy(() => import('../alert-channels/alert-channels.js').then((m) => ({ default: m.AlertChannels })));
+const StatusPages = lazy(() => import('../status-pages/status-pages.js').then((m) => ({ default: m.StatusPages })));
+const StatusPageDetail = lazy(() => import('../status-pages/status-pages.js').then((m) => ({ default: m.StatusPageDetail })));
+const Incidents = lazy(() => import('../incidents/incidents.js').then((m) => ({ default: m.Incidents })));
+const IncidentDetail = lazy(() => import('../incidents/incidents.js').then((m) => ({ default: m.IncidentDetail })));
+const MaintenanceWindows = lazy(() => import('../maintenance/maintenance.js').then((m) => ({ default: m.MaintenanceWindows })));
+const MaintenanceWindowDetail = lazy(() => import('../maintenance/maintenance.js').then((m) => ({ default: m.MaintenanceWindowDetail })));
+
+/** Header, navigation and the screen the path names. */
+export function Shell({ onSignOut }: { onSignOut(): void }) {
+  const { path } = useRoute();
+  const [theme, setTheme] = useTheme();
+  const themeId = useId();
+  const section = path === '/' ? 'overview' : path.startsWith('/checks') ? 'checks' : path === '/variables' ? 'variables' : path.startsWith('/groups') ? 'groups' : path.startsWith('/alert-channels') ? 'alerts'
+    : path.startsWith('/status-pages') ? 'status-pages' : path.startsWith('/incidents') ? 'incidents' : path.startsWith('/maintenance') ? 'maintenance' : '';
+  return (
+    <>
+      <a className="skip-link" href="#content">Skip to content</a>
+      <header className="topbar">
+        <Link to="/" className="topbar__brand">Lookout</Link>
+        <nav aria-label="Main">
+          <Link to="/" aria-current={section === 'overview' ? 'page' : undefined}>Overview</Link>
+          <Link to="/checks" aria-current={section === 'checks' ? 'page' : undefined}>Checks</Link>
+          <Link to="/groups" aria-current={section === 'groups' ? 'page' : undefined}>Groups</Link>
+          <Link to="/alert-channels" aria-current={section === 'alerts' ? 'page' : undefined}>Alert channels</Link>
+          <Link to="/status-pages" aria-current={section === 'status-pages' ? 'page' : undefined}>Status pages</Link>
+          <Link to="/incidents" aria-current={section === 'incidents' ? 'page' : undefined}>Incidents</Link>
+          <Link to="/maintenance" aria-current={section === 'maintenance' ? 'page' : undefined}>Maintenance</Link>
+          <Link to="/variables" aria-current={section === 'variables' ? 'page' : undefined}>Variables</Link>
+        </nav>
+        <div className="topbar__tools">
+          <a href="/graphql">GraphiQL</a>
+          <a href="/docs">API docs</a>
+          <label htmlFor={themeId} className="visually-hidden">Colour theme</label>
+          <select id={themeId} value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
+            <option value="system">System theme</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+          <button type="button" className="button" onClick={onSignOut}>Sign out</button>
+        </div>
+      </header>
+      <main id="content" tabIndex={-1}>
+        <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+          <Screen path={path} />
+        </Suspense>
+      </main>
+    </>
+  );
+}
+
+function Screen({ path }: { path: string }) {
+  if (path === '/' || path === '') return <Overview />;
+  if (path === '/checks' || path === '/checks/') return <CheckList />;
+  if (path === '/checks/new') return <CheckForm />;
+  if (path === '/variables') return <Variables />;
+  if (path === '/groups' || path === '/groups/') return <Groups />;
+  if (path === '/alert-channels' || path === '/alert-channels/') return <AlertChannels />;
+  if (path === '/status-pages' || path === '/status-pages/') return <StatusPages />;
+  if (path === '/incidents' || path === '/incidents/') return <Incidents />;
+  if (path === '/maintenance' || path === '/maintenance/') return <MaintenanceWindows />;
+  const statusPage = /^\/status-pages\/([^/]+)$/.exec(path);
+  if (statusPage) return <StatusPageDetail key={statusPage[1]} id={decodeURIComponent(statusPage[1]!)} />;
+  const incident = /^\/incidents\/([^/]+)$/.exec(path);
+  if (incident) return <IncidentDetail key={incident[1]} id={decodeURIComponent(incident[1]!)} />;
+  const maintenance = /^\/maintenance\/([^/]+)$/.exec(path);
+  if (maintenance) return <MaintenanceWindowDetail key={maintenance[1]} id={decodeURIComponent(maintenance[1]!)} />;
+  const group = /^\/groups\/([^/]+)$/.exec(path);
+  if (group) return <GroupDetail key={group[1]} id={decodeURIComponent(group[1]!)} />;
+  const edit = /^\/checks\/([^/]+)\/edit$/.exec(path);
+  if (edit) return <CheckForm key={edit[1]} id={decodeURIComponent(edit[1]!)} />;
+  const detail = /^\/checks\/([^/]+)$/.exec(path);
+  if (detail) return <CheckDetail id={decodeURIComponent(detail[1]!)} />;
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>No console page lives at {path}. <Link to="/">Go to the overview</Link>.</p>
+    </section>
+  );
+}
