@@ -49,8 +49,8 @@ export function badgesRoutes(app: Api, { store, config }: ApiContext): void {
   });
 
   for (const [kind, params, subject, name] of [
-    ['checks', CheckParams, (p: any) => ({ checkId: p.checkId as string }), 'Check'],
-    ['groups', GroupParams, (p: any) => ({ groupId: p.groupId as number }), 'CheckGroup'],
+    ['checks', CheckParams, (p: Record<string, unknown>) => ({ checkId: String(p.checkId) }), 'Check'],
+    ['groups', GroupParams, (p: Record<string, unknown>) => ({ groupId: Number(p.groupId) }), 'CheckGroup'],
   ] as const) {
     const url = `/v1/badges/${kind}/:${kind === 'checks' ? 'checkId' : 'groupId'}/public`;
     const of = kind === 'checks' ? 'a check' : 'a check group';

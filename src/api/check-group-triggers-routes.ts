@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Api, ApiContext } from './api-context.js';
 import {
   CheckGroupTriggerParams, CheckGroupTriggerUrlParams,
@@ -62,7 +63,7 @@ export function checkGroupTriggersRoutes(app: Api, { groupTriggers }: ApiContext
       params: CheckGroupTriggerUrlParams,
       response: responses({ 200: ref('CheckGroupRun') }),
     },
-    config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: any) => `group-trigger|${r.params.token}` } } as never,
+    config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `group-trigger|${(r.params as { token: string }).token}` } } as never,
     handler: async (req) => {
       const { groupId, token } = req.params as { groupId: number; token: string };
       return groupTriggers.run(groupId, token);

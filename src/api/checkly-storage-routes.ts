@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { LookoutError } from '../domain/lookout-error.js';
 import { tooLargeMessage } from '../service/create-code-bundle-store.js';
@@ -21,7 +22,7 @@ export function checklyStorageRoutes(app: Api, { codeBundles }: ApiContext): voi
     // The body stays a stream: the store writes it to disk and counts its bytes.
     scope.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
 
-    const upload = (kind: 'code-bundle' | 'file') => async (req: { principal: { accountId: string }; headers: Record<string, unknown>; body: unknown }, reply: any) => {
+    const upload = (kind: 'code-bundle' | 'file') => async (req: { principal: { accountId: string }; headers: Record<string, unknown>; body: unknown }, reply: FastifyReply) => {
       if (!codeBundles) return reply.code(501).send(errorBody(501, 'File storage is not configured on this server'));
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > codeBundles.maxBytes) throw new LookoutError('PAYLOAD_TOO_LARGE', tooLargeMessage(codeBundles.maxBytes));

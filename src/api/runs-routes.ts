@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { notFound } from '../domain/lookout-error.js';
 import type { CheckTriggerRow } from '../store/check-triggers-repository.js';
@@ -8,6 +9,17 @@ import { routeRateLimit } from './route-rate-limit.js';
 import { PageQuery } from '../contract/common.js';
 import { ref } from '../contract/response-shape.js';
 import { NO_CONTENT, nonJson, responses } from '../contract/route-responses.js';
+
+/** A stored heartbeat ping, with the count of all the page's rows. */
+interface HeartbeatPingRow {
+  id: string;
+  kind: string;
+  received_at: Date;
+  method: string | null;
+  source: string | null;
+  user_agent: string | null;
+  total: number;
+}
 
 const CheckId = Type.Object({ checkId: Type.String({ format: 'uuid' }) });
 const TOKEN = Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
@@ -72,8 +84,8 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
         operationId: 'runCheckTrigger', tags, summary: 'Run a check now through its trigger URL (no API key)',
         params: Type.Object({ checkId: Type.String({ format: 'uuid' }), token: TOKEN }), response: responses({ 200: ref('CheckRun') }, 409),
       },
-      config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: any) => `trigger|${r.params.token}` } } as never,
-      handler: async (req: any) => {
+      config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `trigger|${(r.params as { token: string }).token}` } } as never,
+      handler: async (req) => {
         const accountId = await store.checkTriggers.call(req.params.checkId, req.params.token);
         if (!accountId) throw notFound('Trigger', req.params.token);
         const outcome = await runner.runNow(accountId, req.params.checkId);
@@ -90,8 +102,8 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
           operationId: `${PING_OPERATIONS[kind]}`, tags: pingTags, summary: `Heartbeat ${kind} (no API key)`, params: Type.Object({ token: TOKEN }),
           response: responses({ 200: nonJson('OK', ['text/plain']) }),
         },
-        config: { public: true, rateLimit: { max: 600, timeWindow: 60_000, keyGenerator: (r: any) => `ping|${r.params.token}` } } as never,
-        handler: async (req: any, reply: any) => {
+        config: { public: true, rateLimit: { max: 600, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `ping|${(r.params as { token: string }).token}` } } as never,
+        handler: async (req, reply) => {
           const rows = await store.runner.checkByPingToken(req.params.token);
           if (!rows) throw notFound('Heartbeat', req.params.token);
           const at = new Date();
@@ -115,7 +127,7 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
     const check = await store.checks.get(accountId, req.params.checkId);
     if (!check || check.check_type !== 'HEARTBEAT') throw notFound('Heartbeat check', req.params.checkId);
     const { page = 1, limit = 10 } = req.query;
-    const rows = await store.db.query<any>(
+    const rows = await store.db.query<HeartbeatPingRow>(
       `SELECT id, kind, received_at, method, source, user_agent, count(*) OVER ()::int AS total FROM heartbeat_pings
        WHERE account_id = $1 AND check_id = $2 ORDER BY received_at DESC, id LIMIT $3 OFFSET $4`,
       [accountId, req.params.checkId, limit, (page - 1) * limit],

@@ -66,7 +66,7 @@ export function toEdgeSchema(schema: unknown): unknown {
 }
 
 /** Fastify's validator compiler: strict for bodies, coercing for text parts; integers bounded everywhere. */
-export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(toEdgeSchema(schema) as object);
   return (data: unknown) => (validate(data) ? { value: data } : { error: toLookoutError(validate.errors ?? [], PART_SOURCE[httpPart ?? 'body'] ?? 'payload') });
 };

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import type { EventBus, EventHandler } from './event-bus.js';
+import type { EventBus, StoredEventHandler } from './event-bus.js';
 import type { LookoutEvent, LookoutEventType } from './lookout-event.js';
 
 /** The in-process event bus: handlers run on a later tick, so publishers never wait on them. */
 export function createMemoryEventBus(options: { logger?: Logger } = {}): EventBus {
-  const handlers = new Map<LookoutEventType, Set<EventHandler<any>>>();
+  const handlers = new Map<LookoutEventType, Set<StoredEventHandler>>();
   let closed = false;
   const deliver = (event: LookoutEvent) => {
     for (const handler of handlers.get(event.type) ?? []) {
@@ -25,9 +25,9 @@ export function createMemoryEventBus(options: { logger?: Logger } = {}): EventBu
     subscribe(type, handler) {
       let set = handlers.get(type);
       if (!set) handlers.set(type, (set = new Set()));
-      set.add(handler);
+      set.add(handler as StoredEventHandler);
       return () => {
-        set.delete(handler);
+        set.delete(handler as StoredEventHandler);
       };
     },
     async close() {

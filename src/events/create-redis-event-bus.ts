@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { EventBus, EventHandler } from './event-bus.js';
+import type { EventBus, StoredEventHandler } from './event-bus.js';
 import type { LookoutEvent, LookoutEventType } from './lookout-event.js';
 
 /** Options of the Redis event bus. */
@@ -26,7 +26,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   for (const client of [pub, sub]) client.on('error', (err) => options.logger?.error({ err }, 'redis event bus connection error'));
   await Promise.all([pub.connect(), sub.connect()]);
 
-  const handlers = new Map<LookoutEventType, Set<EventHandler<any>>>();
+  const handlers = new Map<LookoutEventType, Set<StoredEventHandler>>();
   const pending = new Set<Promise<unknown>>();
   let closed = false;
 
@@ -78,9 +78,9 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
         handlers.set(type, (set = new Set()));
         subscribeChannel(type);
       }
-      set.add(handler);
+      set.add(handler as StoredEventHandler);
       return () => {
-        set.delete(handler);
+        set.delete(handler as StoredEventHandler);
       };
     },
     async ready() {

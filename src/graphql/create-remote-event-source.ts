@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { request } from 'undici';
-import type { EventHandler } from '../events/event-bus.js';
+import type { StoredEventHandler } from '../events/event-bus.js';
 import type { LookoutEvent, LookoutEventType } from '../events/lookout-event.js';
 import type { AccountEvents, AccountEventSources } from './subscriptions/account-event-source.js';
 
@@ -48,7 +48,7 @@ function* sseMessages(buffer: { text: string }): Generator<{ event: string; data
 export function createRemoteEventSource(backendUrl: string, headers: Record<string, string>, options: RemoteEventSourceOptions = {}): RemoteEventSource {
   const url = new URL('v1/events/stream', backendUrl.endsWith('/') ? backendUrl : `${backendUrl}/`).toString();
   const delays = options.retryDelaysMs ?? [250, 1000, 5000, 15_000];
-  const handlers = new Map<LookoutEventType, Set<EventHandler<any>>>();
+  const handlers = new Map<LookoutEventType, Set<StoredEventHandler>>();
   const abort = new AbortController();
   let closed = false;
   let settle!: { resolve(): void; reject(err: Error): void };
@@ -137,9 +137,9 @@ export function createRemoteEventSource(backendUrl: string, headers: Record<stri
     subscribe(type, handler) {
       let set = handlers.get(type);
       if (!set) handlers.set(type, (set = new Set()));
-      set.add(handler);
+      set.add(handler as StoredEventHandler);
       return () => {
-        set.delete(handler);
+        set.delete(handler as StoredEventHandler);
       };
     },
     close() {

@@ -1,4 +1,4 @@
-import type { EventBus, EventHandler } from '../../events/event-bus.js';
+import type { EventBus, StoredEventHandler } from '../../events/event-bus.js';
 import type { LookoutEvent, LookoutEventType } from '../../events/lookout-event.js';
 import type { AccountEventSources } from './account-event-source.js';
 
@@ -8,12 +8,12 @@ import type { AccountEventSources } from './account-event-source.js';
  * subscribed accounts as with ten thousand.
  */
 export function createBusEventSources(bus: EventBus): AccountEventSources {
-  const byType = new Map<LookoutEventType, { byAccount: Map<string, Set<EventHandler<any>>>; unsubscribe: () => void }>();
+  const byType = new Map<LookoutEventType, { byAccount: Map<string, Set<StoredEventHandler>>; unsubscribe: () => void }>();
 
   const route = (type: LookoutEventType) => {
     let entry = byType.get(type);
     if (!entry) {
-      const byAccount = new Map<string, Set<EventHandler<any>>>();
+      const byAccount = new Map<string, Set<StoredEventHandler>>();
       const unsubscribe = bus.subscribe(type, (event: LookoutEvent) => {
         for (const handler of byAccount.get(event.accountId) ?? []) handler(event);
       });
@@ -30,9 +30,9 @@ export function createBusEventSources(bus: EventBus): AccountEventSources {
             const { byAccount } = route(type);
             let handlers = byAccount.get(accountId);
             if (!handlers) byAccount.set(accountId, (handlers = new Set()));
-            handlers.add(handler);
+            handlers.add(handler as StoredEventHandler);
             return () => {
-              handlers.delete(handler);
+              handlers.delete(handler as StoredEventHandler);
               if (handlers.size === 0 && byAccount.get(accountId) === handlers) byAccount.delete(accountId);
             };
           },

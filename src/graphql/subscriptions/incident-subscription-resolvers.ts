@@ -13,7 +13,7 @@ export const incidentSubscriptionResolvers: SubscriptionResolvers<SubscriptionCo
   incidentUpdated: {
     subscribe: (_root, args, ctx) => {
       const wanted = args.incidentId == null ? null : requireRestIds([args.incidentId], incidentRestId, 'incidentId')[0]!;
-      return eventsOf(ctx, 'incidentUpdated', (e) => wanted === null || e.incidentId.toLowerCase() === wanted) as any;
+      return eventsOf(ctx, 'incidentUpdated', (e) => wanted === null || e.incidentId.toLowerCase() === wanted);
     },
     resolve: (e: EventOf<'incidentUpdated'>) => e,
   },

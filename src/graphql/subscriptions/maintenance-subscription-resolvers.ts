@@ -14,7 +14,7 @@ export const maintenanceSubscriptionResolvers: SubscriptionResolvers<Subscriptio
   maintenanceUpdated: {
     subscribe: (_root, args, ctx) => {
       const wanted = args.maintenanceWindowId == null ? null : requireRestIds([args.maintenanceWindowId], maintenanceWindowRestId, 'maintenanceWindowId')[0]!;
-      return eventsOf(ctx, 'maintenanceUpdated', (e) => wanted === null || e.maintenanceWindowId === wanted) as any;
+      return eventsOf(ctx, 'maintenanceUpdated', (e) => wanted === null || e.maintenanceWindowId === wanted);
     },
     resolve: (e: EventOf<'maintenanceUpdated'>) => e,
   },

@@ -32,7 +32,7 @@ export const statusPageSubscriptionResolvers: SubscriptionResolvers<Subscription
   statusPageChanged: {
     subscribe: (_root, args, ctx) => {
       const pageId = followed(args.statusPageId);
-      return eventsOf(ctx, 'publicContentChanged', (e) => touchesStatusPage(e, pageId)) as any;
+      return eventsOf(ctx, 'publicContentChanged', (e) => touchesStatusPage(e, pageId));
     },
     resolve: (e: EventOf<'publicContentChanged'>, args: { statusPageId?: string | null }): StatusPageChangeEventParent =>
       ({ ...e, followedStatusPageId: followed(args.statusPageId) }),

@@ -75,28 +75,28 @@ export const subscriptionResolvers: SubscriptionResolvers<SubscriptionContext> =
   checkResultCreated: {
     subscribe: (_root, args, ctx) => {
       const filter = toRestCheckResultFilter(args.filter);
-      return eventsOf(ctx, 'checkResultCreated', (e) => matchesCheckResultFilter(filter, e)) as any;
+      return eventsOf(ctx, 'checkResultCreated', (e) => matchesCheckResultFilter(filter, e));
     },
     resolve: (e: EventOf<'checkResultCreated'>) => e,
   },
   checkStatusChanged: {
     subscribe: (_root, args, ctx) => {
       const wanted = checkIdSet(args.checkIds);
-      return eventsOf(ctx, 'checkStatusChanged', (e) => !wanted || wanted.has(e.checkId.toLowerCase())) as any;
+      return eventsOf(ctx, 'checkStatusChanged', (e) => !wanted || wanted.has(e.checkId.toLowerCase()));
     },
     resolve: (e: EventOf<'checkStatusChanged'>) => e,
   },
   alertNotified: {
     subscribe: (_root, args, ctx) => {
       const wanted = checkIdSet(args.checkIds);
-      return eventsOf(ctx, 'alertNotified', (e) => !wanted || (e.checkId !== null && wanted.has(e.checkId.toLowerCase()))) as any;
+      return eventsOf(ctx, 'alertNotified', (e) => !wanted || (e.checkId !== null && wanted.has(e.checkId.toLowerCase())));
     },
     resolve: (e: EventOf<'alertNotified'>) => e,
   },
   testSessionUpdated: {
     subscribe: (_root, args, ctx) => {
       const wanted = args.testSessionId == null ? null : requireRestIds([args.testSessionId], (id) => uuidRestId(id, 'TestSession'), 'testSessionId')[0]!.toLowerCase();
-      return eventsOf(ctx, 'testSessionUpdated', (e) => wanted === null || e.testSessionId.toLowerCase() === wanted) as any;
+      return eventsOf(ctx, 'testSessionUpdated', (e) => wanted === null || e.testSessionId.toLowerCase() === wanted);
     },
     resolve: (e: EventOf<'testSessionUpdated'>) => e,
   },
