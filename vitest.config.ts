@@ -18,9 +18,11 @@ export default defineConfig({
   // one: two graphql realms reject each other's schemas. Both must load the same file.
   resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }] },
   test: {
-    testTimeout: 30_000,
+    // Bounds, not targets: many cases start their own servers (embedded databases, Chromium), which on
+    // a loaded 2-core machine can take tens of seconds; a hang still fails within these.
+    testTimeout: 90_000,
     env: noBubblewrap ? { LOOKOUT_SANDBOX: 'off' } : {},
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
     // PGlite instances are memory-hungry wasm; two forks match the 2-core machine (shared by every project).
     pool: 'forks',
     maxWorkers: 2,
