@@ -11,8 +11,8 @@ import type { EventBus } from '../events/event-bus.js';
 import type { Store } from '../store/create-store.js';
 import { LATEST_UPDATES, incidentViews, toIncidentUpdateView, toServiceView } from './status-page-incident-view.js';
 import { createPublicWrite } from './status-page-public-write.js';
-import { recordIncidentProgress } from '../store/record-incident-progress.js';
-import { enqueueIncidentUpdateNotifications } from '../store/enqueue-subscriber-notification.js';
+import { recordIncidentProgress } from './record-incident-progress.js';
+import { enqueueIncidentUpdateNotifications } from './enqueue-subscriber-notification.js';
 import type { Repositories } from '../store/repositories.js';
 import type { StatusPageIncidentUpdateRow } from '../store/status-page-incidents-repository.js';
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AlertType } from '../../domain/alert-state.js';
 import { incidentAutomationStep, type IncidentTrigger } from '../../domain/incident-automation.js';
 import type { IncidentStatus } from '../../domain/incident-status-moves.js';
-import { enqueueIncidentUpdateNotifications } from '../../store/enqueue-subscriber-notification.js';
-import { recordIncidentProgress } from '../../store/record-incident-progress.js';
+import { enqueueIncidentUpdateNotifications } from '../../service/enqueue-subscriber-notification.js';
+import { recordIncidentProgress } from '../../service/record-incident-progress.js';
 import type { Repositories } from '../../store/repositories.js';
 
 /** One check's alerts, as incident automation sees them. */

@@ -7,7 +7,7 @@ import type { EventBus } from '../../events/event-bus.js';
 import type { SendMails } from '../../service/status-page-subscription-mailer.js';
 import { createStatusPageSubscriptionService } from '../../service/status-page-subscription-service.js';
 import type { Store } from '../../store/create-store.js';
-import { enqueueMaintenanceNotification } from '../../store/enqueue-subscriber-notification.js';
+import { enqueueMaintenanceNotification } from '../../service/enqueue-subscriber-notification.js';
 import type { ClaimedSubscriberDelivery } from '../../store/subscriber-deliveries-repository.js';
 import { systemClock, type AlertClock, type ClockTimer } from '../alerting/alert-clock.js';
 import { createSubscriberMessageSender, type SendOutcome } from './send-subscriber-message.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MaintenanceNotificationFacts } from '../domain/subscriber-notification-messages.js';
-import type { PendingMaintenanceNotification } from './maintenance-updates-repository.js';
-import type { Repositories } from './repositories.js';
-import type { StatusPageIncidentUpdateRow } from './status-page-incidents-repository.js';
-import type { NewSubscriberNotification } from './subscriber-notifications-repository.js';
+import type { PendingMaintenanceNotification } from '../store/maintenance-updates-repository.js';
+import type { Repositories } from '../store/repositories.js';
+import type { StatusPageIncidentUpdateRow } from '../store/status-page-incidents-repository.js';
+import type { NewSubscriberNotification } from '../store/subscriber-notifications-repository.js';
 
 /**
  * Leaves a notification for the subscriber notifier in the caller's transaction: call it in the

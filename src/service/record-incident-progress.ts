@@ -1,5 +1,5 @@
 import { incidentProgress, type IncidentStatus } from '../domain/incident-status-moves.js';
-import type { Repositories } from './repositories.js';
+import type { Repositories } from '../store/repositories.js';
 
 /**
  * Recomputes and stores an incident's lastUpdateStatus and duration from all of its updates. Every
