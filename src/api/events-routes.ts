@@ -1,7 +1,8 @@
 import Type from 'typebox';
-import { EVENT_STREAM_HEARTBEAT_SECONDS, EVENT_STREAM_MAX_BUFFER_BYTES, formatSseComment, formatSseEvent, LOOKOUT_EVENT_TYPES } from '../events/event-stream.js';
+import { EVENT_STREAM_HEARTBEAT_SECONDS, EVENT_STREAM_MAX_BUFFER_BYTES, LOOKOUT_EVENT_TYPES } from '../events/event-stream.js';
 import { createEventStreamService } from '../service/event-stream-service.js';
 import type { Api, ApiContext } from './api-context.js';
+import { openEventStream, type EventStream } from './open-event-stream.js';
 import { normaliseQueryArrays } from './query-arrays.js';
 import { nonJson, responses } from '../contract/route-responses.js';
 
@@ -15,10 +16,10 @@ const EventStreamQuery = Type.Object({
  */
 export function eventsRoutes(app: Api, { bus }: ApiContext): void {
   const streams = createEventStreamService({ bus });
-  const open = new Set<() => void>();
+  const open = new Set<EventStream>();
   // Streams never finish on their own: without this, closing the server would wait for them forever.
   app.addHook('preClose', async () => {
-    for (const end of [...open]) end();
+    for (const stream of [...open]) stream.end();
   });
 
   app.get('/v1/events/stream', {
@@ -35,30 +36,18 @@ export function eventsRoutes(app: Api, { bus }: ApiContext): void {
     },
     preValidation: normaliseQueryArrays(['types'], ['types']),
   }, async (req, reply) => {
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
     let seq = 0;
-    const stop = streams.open(req.principal.accountId, req.query.types ?? [], (event) => {
-      // A client that stops reading must not make the service buffer its events without bound.
-      if (res.writableLength > EVENT_STREAM_MAX_BUFFER_BYTES) return end();
-      res.write(formatSseEvent(++seq, event));
+    let stop = () => {};
+    const stream = openEventStream(reply, {
+      heartbeatMs: EVENT_STREAM_HEARTBEAT_SECONDS * 1000,
+      maxBufferBytes: EVENT_STREAM_MAX_BUFFER_BYTES,
+      onEnd: () => {
+        open.delete(stream);
+        stop();
+      },
     });
-    const heartbeat = setInterval(() => res.write(formatSseComment('heartbeat')), EVENT_STREAM_HEARTBEAT_SECONDS * 1000);
-    heartbeat.unref();
-    const end = () => {
-      if (!open.delete(end)) return;
-      clearInterval(heartbeat);
-      stop();
-      res.end();
-    };
-    open.add(end);
-    res.on('close', end);
-    res.write(formatSseComment('connected'));
+    open.add(stream);
+    stop = streams.open(req.principal.accountId, req.query.types ?? [], (event) => stream.send({ id: ++seq, event: event.type, data: event }));
+    stream.comment('connected');
   });
 }

@@ -8,6 +8,7 @@ import { LookoutError } from '../domain/lookout-error.js';
 import { createProjectService, type DeployBody } from '../service/project-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { errorBody } from './http-errors.js';
+import { openEventStream } from './open-event-stream.js';
 
 const tags = ['Projects'];
 const SUPPORTED = 'Resource types reconciled: check (every checkType the check routes accept), check-group, alert-channel, '
@@ -139,17 +140,12 @@ export function projectsRoutes(app: Api, { store, config }: ApiContext): void {
     const accountId = req.principal.accountId;
     // Read first: an unknown deployment is a plain 404, before the stream starts.
     const first = await projects.deployment(accountId, logicalId, deploymentId);
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' });
-    let closed = false;
-    res.on('close', () => { closed = true; });
-    const stopped = () => closed || closing;
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const stream = openEventStream(reply);
+    const stopped = () => !stream.isOpen() || closing;
     let done = projects.isTerminal(first.status) ? first : undefined;
-    if (!done) send('progress', { progress: 0 });
+    if (!done) stream.send({ event: 'progress', data: { progress: 0 } });
     while (!done && !stopped()) done = await finalDeployment(accountId, logicalId, deploymentId, 15_000, stopped);
-    if (done) send('complete', done);
-    res.end();
+    if (done) stream.send({ event: 'complete', data: done });
+    stream.end();
   });
 }

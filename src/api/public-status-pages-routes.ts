@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, ApiContext } from './api-context.js';
+import { openEventStream, type EventStream } from './open-event-stream.js';
 import { statusPageAtom, statusPageRss } from './pages/status-page-feeds.js';
 import {
   incidentBlock, maintenanceBlock, passwordPromptHtml, serviceNamesOf, statusPageContent, statusPageDocument,
@@ -44,13 +45,13 @@ function cookieOf(req: FastifyRequest, name: string): string | undefined {
  */
 export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
   const pages = ctx.publicStatusPages;
-  const streams = new Map<string, Set<FastifyReply>>();
+  const streams = new Map<string, Set<EventStream>>();
   const unsubscribe = ctx.bus.subscribe('publicContentChanged', (event) => {
-    for (const reply of streams.get(event.accountId) ?? []) reply.raw.write(`event: change\ndata: ${event.version}\n\n`);
+    for (const stream of streams.get(event.accountId) ?? []) stream.send({ event: 'change', data: event.version });
   });
   app.addHook('preClose', async () => {
     unsubscribe();
-    for (const set of streams.values()) for (const reply of set) reply.raw.end();
+    for (const set of [...streams.values()]) for (const stream of [...set]) stream.end();
     streams.clear();
   });
 
@@ -183,20 +184,18 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
       method: 'GET', path: '/events', handle: async (req, reply, target) => {
         if (!(await guard(req, reply, target, false))) return reply;
         const accountId = target.found.page.account_id;
-        reply.hijack();
-        reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-        // The version this connection starts at: a page loaded before a missed change refreshes at once.
-        reply.raw.write(`retry: 1000\nevent: hello\ndata: ${target.found.version}\n\n`);
         const set = streams.get(accountId) ?? new Set();
         streams.set(accountId, set);
-        set.add(reply);
-        const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
-        heartbeat.unref();
-        req.raw.on('close', () => {
-          clearInterval(heartbeat);
-          set.delete(reply);
-          if (set.size === 0) streams.delete(accountId);
+        const stream = openEventStream(reply, {
+          heartbeatMs: HEARTBEAT_MS,
+          onEnd: () => {
+            set.delete(stream);
+            if (set.size === 0 && streams.get(accountId) === set) streams.delete(accountId);
+          },
         });
+        set.add(stream);
+        // The version this connection starts at: a page loaded before a missed change refreshes at once.
+        stream.send({ retry: 1000, event: 'hello', data: target.found.version });
         return reply;
       },
     },

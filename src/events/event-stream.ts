@@ -1,4 +1,4 @@
-import type { LookoutEvent, LookoutEventType } from './lookout-event.js';
+import type { LookoutEventType } from './lookout-event.js';
 
 /** Every event type the service publishes, as `types=` of the event stream accepts them. */
 export const LOOKOUT_EVENT_TYPES = [
@@ -13,13 +13,3 @@ export const EVENT_STREAM_HEARTBEAT_SECONDS = 15;
  * stream ends (the client reconnects and resumes with new events).
  */
 export const EVENT_STREAM_MAX_BUFFER_BYTES = 4 * 1024 * 1024;
-
-/** One Server-Sent Events message: `id` (the stream's sequence), `event` (the type) and the event as JSON. */
-export function formatSseEvent(id: number, event: LookoutEvent): string {
-  return `id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-}
-
-/** An SSE comment line: ignored by clients, it keeps the connection alive. */
-export function formatSseComment(text: string): string {
-  return `: ${text.replace(/[\r\n]+/g, ' ')}\n\n`;
-}
