@@ -119,7 +119,13 @@ export async function runRequestScript(input: RequestScriptInput): Promise<Reque
       },
     });
     const exit = await run.done;
-    if (outcome) return outcome;
+    const reported = outcome as RequestScriptOutcome | null;
+    // A script that failed while over a sandbox limit (a fork refused, an allocation failed) was
+    // stopped by that limit, whichever of its error and its exit was seen first.
+    if (reported && !reported.ok && exit.limit && exit.limit !== 'time') {
+      return failed(`${sandboxLimitMessage(`${input.phase} script`, exit.limit, input.sandbox)}: ${reported.error}`, SANDBOX_ERROR_CODES[exit.limit]);
+    }
+    if (reported) return reported;
     return failed(...whyEnded(input, exit));
   } finally {
     await folder.close().catch(() => {});

@@ -274,6 +274,12 @@ async function runChild(options: BrowserRunnerOptions, script: string, plan: Scr
     },
   });
   const exit = await run.done;
+  // A script that failed while over a sandbox limit (a fork refused, an allocation failed) was
+  // stopped by that limit, whichever of its error and its exit was seen first.
+  const reported = result as ChildResult | null;
+  if (reported?.error && exit.limit && exit.limit !== 'time' && reported.error.code !== SANDBOX_ERROR_CODES[exit.limit]) {
+    reported.error = { ...reported.error, code: SANDBOX_ERROR_CODES[exit.limit], message: `${sandboxLimitMessage('the script', exit.limit, options.sandbox)}: ${reported.error.message}` };
+  }
   const failure = result ? null : childFailure(exit, needsBrowser, ctx, logs, options.sandbox);
   return { result, failure, logs, elapsedMs: exit.elapsedMs };
 }

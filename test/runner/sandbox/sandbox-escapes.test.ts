@@ -40,6 +40,8 @@ let outsideFile: string;
 let sandbox: Sandbox;
 /** The same sandbox with rlimits only, as on hosts whose cgroups the service may not write. */
 let rlimitSandbox: Sandbox;
+/** The same sandbox allowing 64 processes and threads, so a script reaches the limit within a setup script's 10 s. */
+let fewProcessesSandbox: Sandbox;
 let target: http.Server;
 let targetUrl: string;
 /** A process of the service's user the scripts try to kill. */
@@ -65,6 +67,10 @@ beforeAll(async () => {
     settings: { ...loadConfig().sandbox, uidBase: UID_BASE + 5 }, chromiumPath: CHROMIUM, protectedPaths: [dataDir, assetsDir], scratchDir: scratch,
     logger: pino({ level: 'silent' }), useCgroups: false,
   });
+  fewProcessesSandbox = createSandbox({
+    settings: { ...loadConfig().sandbox, uidBase: UID_BASE + 8, processes: 64 }, chromiumPath: CHROMIUM, protectedPaths: [dataDir, assetsDir], scratchDir: scratch,
+    logger: pino({ level: 'silent' }),
+  });
   target = http.createServer((_req, res) => res.end('ok'));
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
@@ -76,6 +82,7 @@ afterAll(async () => {
   bystander?.kill('SIGKILL');
   sandbox?.close();
   rlimitSandbox?.close();
+  fewProcessesSandbox?.close();
   await new Promise<void>((resolve) => target?.close(() => resolve()));
   await rm(scratch, { recursive: true, force: true });
 });
@@ -221,6 +228,31 @@ describe.skipIf(!sandboxWorks)(`user code in the sandbox${sandboxWorks ? '' : ` 
       require('child_process').spawn('/bin/sh', ['-c', 'b() { b | b & }; b'], { stdio: 'ignore' }).on('error', () => {});
       await new Promise(() => {});
     `);
+    expect(result.hasFailures).toBe(true);
+    expect(errorCodes(result)).toContain('SANDBOX_PROCESSES');
+    expect(result.errors.find((e) => e.code === 'SANDBOX_PROCESSES')!.message).toContain('LOOKOUT_SANDBOX_PROCESSES');
+  });
+
+  it.each(KINDS)('%s code that fails as soon as the sandbox refuses it a process is reported as SANDBOX_PROCESSES', async (kind) => {
+    if (!canRun(kind)) return;
+    // The script's own error reaches the service before the sandbox's verdict: the limit must still be what the result says.
+    const result = await runAs(kind, `
+      const cp = require('child_process');
+      // Processes in bursts until the sandbox refuses one; then fail at once.
+      const start = () => new Promise((resolve) => {
+        try {
+          const child = cp.spawn('/bin/sleep', ['60'], { stdio: 'ignore' });
+          child.once('spawn', () => resolve(false));
+          child.once('error', () => resolve(true));
+        } catch {
+          resolve(true);
+        }
+      });
+      for (;;) {
+        const refused = await Promise.all(Array.from({ length: 16 }, start));
+        if (refused.some(Boolean)) throw new Error('the sandbox refused a process');
+      }
+    `, 25_000, kind === 'BROWSER' || kind === 'MULTI_STEP' ? sandbox : fewProcessesSandbox);
     expect(result.hasFailures).toBe(true);
     expect(errorCodes(result)).toContain('SANDBOX_PROCESSES');
     expect(result.errors.find((e) => e.code === 'SANDBOX_PROCESSES')!.message).toContain('LOOKOUT_SANDBOX_PROCESSES');
