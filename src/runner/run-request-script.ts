@@ -1,6 +1,6 @@
 import type { Sandbox, SandboxExit, SandboxRunFolder } from './sandbox/sandbox.js';
 import { SANDBOX_ERROR_CODES } from './sandbox/sandbox.js';
-import { sandboxLimitMessage } from './sandbox/sandbox-limit-message.js';
+import { exceededLimit, sandboxLimitMessage } from './sandbox/sandbox-limit-message.js';
 import { isOutOfMemory } from './sandbox/start-sandbox-process.js';
 
 /** The request as a setup script sees and changes it. */
@@ -120,10 +120,9 @@ export async function runRequestScript(input: RequestScriptInput): Promise<Reque
     });
     const exit = await run.done;
     const reported = outcome as RequestScriptOutcome | null;
-    // A script that failed while over a sandbox limit (a fork refused, an allocation failed) was
-    // stopped by that limit, whichever of its error and its exit was seen first.
-    if (reported && !reported.ok && exit.limit && exit.limit !== 'time') {
-      return failed(`${sandboxLimitMessage(`${input.phase} script`, exit.limit, input.sandbox)}: ${reported.error}`, SANDBOX_ERROR_CODES[exit.limit]);
+    const limit = exceededLimit(exit);
+    if (reported && !reported.ok && limit) {
+      return failed(`${sandboxLimitMessage(`${input.phase} script`, limit, input.sandbox)}: ${reported.error}`, SANDBOX_ERROR_CODES[limit]);
     }
     if (reported) return reported;
     return failed(...whyEnded(input, exit));

@@ -12,7 +12,7 @@ import type { Executor, RunContext, RunnableCheck } from '../executor.js';
 import { runScrubber } from '../run-scrubber.js';
 import { defaultSandbox } from '../sandbox/default-sandbox.js';
 import { SANDBOX_ERROR_CODES, type Sandbox, type SandboxExit, type SandboxRunFolder } from '../sandbox/sandbox.js';
-import { sandboxLimitMessage } from '../sandbox/sandbox-limit-message.js';
+import { exceededLimit, sandboxLimitMessage } from '../sandbox/sandbox-limit-message.js';
 import { isOutOfMemory } from '../sandbox/start-sandbox-process.js';
 import { writeScriptFiles } from '../write-script-files.js';
 import { finishProbe } from './finish-probe.js';
@@ -274,11 +274,10 @@ async function runChild(options: BrowserRunnerOptions, script: string, plan: Scr
     },
   });
   const exit = await run.done;
-  // A script that failed while over a sandbox limit (a fork refused, an allocation failed) was
-  // stopped by that limit, whichever of its error and its exit was seen first.
   const reported = result as ChildResult | null;
-  if (reported?.error && exit.limit && exit.limit !== 'time' && reported.error.code !== SANDBOX_ERROR_CODES[exit.limit]) {
-    reported.error = { ...reported.error, code: SANDBOX_ERROR_CODES[exit.limit], message: `${sandboxLimitMessage('the script', exit.limit, options.sandbox)}: ${reported.error.message}` };
+  const limit = exceededLimit(exit);
+  if (reported?.error && limit && reported.error.code !== SANDBOX_ERROR_CODES[limit]) {
+    reported.error = { ...reported.error, code: SANDBOX_ERROR_CODES[limit], message: `${sandboxLimitMessage('the script', limit, options.sandbox)}: ${reported.error.message}` };
   }
   const failure = result ? null : childFailure(exit, needsBrowser, ctx, logs, options.sandbox);
   return { result, failure, logs, elapsedMs: exit.elapsedMs };

@@ -1,4 +1,4 @@
-import type { Sandbox, SandboxLimit } from './sandbox.js';
+import type { Sandbox, SandboxExit, SandboxLimit } from './sandbox.js';
 
 /** Words for a run a sandbox limit (other than time, which executors word themselves) ended, naming the setting. */
 export function sandboxLimitMessage(what: string, limit: Exclude<SandboxLimit, 'time'>, sandbox: Pick<Sandbox, 'limits'>): string {
@@ -10,4 +10,13 @@ export function sandboxLimitMessage(what: string, limit: Exclude<SandboxLimit, '
     case 'output':
       return `${what} wrote more output than the sandbox allows (${sandbox.limits.outputKb} KiB, LOOKOUT_SANDBOX_OUTPUT_KB) and was stopped`;
   }
+}
+
+/**
+ * The resource limit (memory, processes, output) a run met, if any. A script that failed while over
+ * one (a fork refused, an allocation failed) was stopped by it, whichever of the script's error and
+ * the sandbox's verdict arrived first: executors report this limit over the script's own error.
+ */
+export function exceededLimit(exit: Pick<SandboxExit, 'limit'>): Exclude<SandboxLimit, 'time'> | null {
+  return exit.limit && exit.limit !== 'time' ? exit.limit : null;
 }
