@@ -31,7 +31,7 @@ export interface EventStream {
 }
 
 /** The wire form of one message. */
-export function formatSseMessage({ event, data, id, retry }: EventStreamMessage): string {
+function formatSseMessage({ event, data, id, retry }: EventStreamMessage): string {
   const text = typeof data === 'string' ? data : JSON.stringify(data);
   return `${retry === undefined ? '' : `retry: ${retry}\n`}${id === undefined ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}`
     + `${text.split(/\r?\n/).map((line) => `data: ${line}`).join('\n')}\n\n`;
