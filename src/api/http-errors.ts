@@ -14,6 +14,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  DATABASE_UNAVAILABLE: 503,
+  STORAGE_FULL: 507,
 };
 
 /** Reason phrases as conventions.md spells them (408 is "Request Time-out"). */
@@ -22,7 +24,7 @@ export const REASON: Record<number, string> = {
   405: 'Method Not Allowed', 406: 'Not Acceptable', 408: 'Request Time-out', 409: 'Conflict',
   413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
   429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 501: 'Not Implemented',
-  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Time-out',
+  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Time-out', 507: 'Insufficient Storage',
 };
 
 /** The error body every route answers with. */
@@ -78,7 +80,9 @@ export function installErrorHandling(app: FastifyInstance, { maxIssues = DEFAULT
       }
       const extra: Partial<ErrorBody> = {};
       if (err.attributes) extra.attributes = err.attributes;
-      if (status >= 500) req.log.error({ err }, 'request failed');
+      // The database away or full is the operator's to see once in its own logs, not an error per request.
+      if (status === 503 || status === 507) req.log.warn({ err: err.message, code: err.code }, 'request refused: database unavailable or full');
+      else if (status >= 500) req.log.error({ err }, 'request failed');
       return reply.code(status).send(errorBody(status, err.message, extra));
     }
     // Already shaped (the rate limiter throws its 429 body).

@@ -28,7 +28,7 @@ export const ErrorBody = {
     attributes: {
       type: 'object',
       additionalProperties: true,
-      description: 'Facts of the error; 429: {limit, window, retryAfter}',
+      description: 'Facts of the error; 429: {limit, window, retryAfter}; 503: {code: DATABASE_UNAVAILABLE, retryAfter}; 507: {code: STORAGE_FULL, cause}',
       properties: {
         limit: { type: 'integer', description: '429: requests allowed per window' },
         window: { type: 'integer', description: '429: the window in seconds' },

@@ -10,6 +10,10 @@ export type ErrorCode =
   | 'TIMEOUT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  /** The database does not answer (restart, failover, network): retry later. */
+  | 'DATABASE_UNAVAILABLE'
+  /** The database's disk is full: nothing more can be written until space is freed. */
+  | 'STORAGE_FULL'
   | 'INTERNAL';
 
 /** Where invalid input came from, in the words of conventions.md. */

@@ -8,6 +8,8 @@ import { DEFAULT_MAX_ERROR_ISSUES, MAX_MESSAGE_CHARS, truncate, validationIssues
 export type GraphqlErrorCode =
   | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'RATE_LIMITED' | 'BAD_USER_INPUT' | 'CONFLICT'
   | 'PAYMENT_REQUIRED' | 'BACKEND_UNAVAILABLE' | 'REST_BUDGET_EXCEEDED'
+  // The backend answers but its database is away (503) or full (507): the REST code passes through.
+  | 'DATABASE_UNAVAILABLE' | 'STORAGE_FULL'
   // Refused before the document is parsed (HTTP 413): see request-size-error.ts.
   | 'DOCUMENT_TOO_LARGE' | 'VARIABLES_TOO_LARGE' | 'REQUEST_TOO_LARGE';
 
@@ -34,12 +36,13 @@ export class RestError extends GraphQLError {
   readonly omitted: number;
 
   constructor(status: number, body: RestErrorBody | undefined, retryAfter?: number, { maxIssues = DEFAULT_MAX_ERROR_ISSUES }: { maxIssues?: number } = {}) {
-    const code: GraphqlErrorCode = status === 0 || status >= 500 ? 'BACKEND_UNAVAILABLE' : CODE_OF_STATUS[status] ?? 'BAD_USER_INPUT';
-    // Backend failures say nothing about the backend's internals; 4xx messages are written for callers.
+    const code: GraphqlErrorCode = storeCodeOf(status, body)
+      ?? (status === 0 || status >= 500 ? 'BACKEND_UNAVAILABLE' : CODE_OF_STATUS[status] ?? 'BAD_USER_INPUT');
+    // Backend failures say nothing about the backend's internals; 4xx messages (and the store's coded ones) are written for callers.
     const restMessage = typeof body?.message === 'string' ? truncate(body.message, MAX_MESSAGE_CHARS) : undefined;
     const message = code === 'BACKEND_UNAVAILABLE' ? 'The REST backend is unavailable' : restMessage ?? `REST call failed with status ${status}`;
     const extensions: Record<string, unknown> = { code };
-    if (code === 'RATE_LIMITED' && retryAfter !== undefined) extensions.retryAfter = retryAfter;
+    if ((code === 'RATE_LIMITED' || code === 'DATABASE_UNAVAILABLE') && retryAfter !== undefined) extensions.retryAfter = retryAfter;
     const { issues, omitted } = code === 'BAD_USER_INPUT' ? validationIssues(body, maxIssues) : { issues: [], omitted: 0 };
     if (code === 'BAD_USER_INPUT' && body?.validation) {
       extensions.validationKeys = issues.map((i) => i.key);
@@ -51,6 +54,14 @@ export class RestError extends GraphQLError {
     this.issues = issues;
     this.omitted = omitted;
   }
+}
+
+/** The store's own code of a 503 (database away) or 507 (disk full), as the REST body's attributes carry it. */
+function storeCodeOf(status: number, body: RestErrorBody | undefined): GraphqlErrorCode | undefined {
+  const code = body?.attributes?.code;
+  if (status === 503 && code === 'DATABASE_UNAVAILABLE') return 'DATABASE_UNAVAILABLE';
+  if (status === 507 && code === 'STORAGE_FULL') return 'STORAGE_FULL';
+  return undefined;
 }
 
 /** An error with a stable code the caller can act on. */

@@ -9,9 +9,10 @@ import { bodyTooLargeError, maxBodyBytes, requestSizeError, type RequestSizeLimi
  * status of its `extensions.http`, in the media type the client accepts, as Apollo would.
  */
 function sendError(req: FastifyRequest, reply: FastifyReply, error: GraphQLError): FastifyReply {
-  const { http, ...extensions } = error.extensions as { http?: { status?: number } };
+  const { http, ...extensions } = error.extensions as { http?: { status?: number }; retryAfter?: unknown };
   const accept = String(req.headers.accept ?? '');
   const type = accept.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
+  if (typeof extensions.retryAfter === 'number') reply.header('Retry-After', String(extensions.retryAfter));
   return reply.code(http?.status ?? 400).type(`${type}; charset=utf-8`).send(JSON.stringify({ errors: [{ message: error.message, extensions }] }));
 }
 
@@ -19,6 +20,10 @@ function sendError(req: FastifyRequest, reply: FastifyReply, error: GraphQLError
 function refusal(err: unknown): GraphQLError {
   if (err instanceof RestError && (err.status === 401 || err.status === 403)) {
     return codedError(err.extensions.code as GraphqlErrorCode, err.message, { http: { status: err.status } });
+  }
+  // The backend's database away or full: its own code and status, so the caller knows to retry.
+  if (err instanceof RestError && (err.extensions.code === 'DATABASE_UNAVAILABLE' || err.extensions.code === 'STORAGE_FULL')) {
+    return codedError(err.extensions.code, err.message, { ...err.extensions, http: { status: err.status } });
   }
   return codedError('BACKEND_UNAVAILABLE', 'The REST backend is unavailable', { http: { status: 503 } });
 }

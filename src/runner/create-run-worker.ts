@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { LeaseLostError } from '../domain/lease-lost-error.js';
+import { isLookoutError } from '../domain/lookout-error.js';
 import type { Store } from '../store/create-store.js';
 import type { ClaimScope, RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
 
@@ -60,6 +61,17 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   let pollTimer: NodeJS.Timeout | undefined;
   let renewTimer: NodeJS.Timeout | undefined;
   let lastPrune = 0;
+  // While the database is away the poll's claim is the only statement sent: it notices the return.
+  let databaseAway = false;
+
+  /** Logs the database going away or coming back (once per change); whether the error was that. */
+  function noteDatabase(err: unknown): boolean {
+    const away = isLookoutError(err) && err.code === 'DATABASE_UNAVAILABLE';
+    if (away && !databaseAway) logger.info({ err: err.message }, 'database unavailable: claiming run jobs paused until it answers');
+    else if (!away && databaseAway) logger.info('database reachable again: claiming run jobs resumed');
+    databaseAway = away;
+    return away;
+  }
 
   async function runOne(job: RunJobRow): Promise<void> {
     const lease = { id: job.id, owner };
@@ -91,6 +103,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       const free = concurrency - running.size;
       if (stopped || free <= 0) return;
       const jobs = await store.runJobs.claim(owner, free, leaseMs, options.scope);
+      noteDatabase(undefined);
       claimed += jobs.length;
       for (const job of jobs) void runOne(job);
       // A full batch may mean more is waiting.
@@ -105,7 +118,9 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       return;
     }
     claiming = claim()
-      .catch((err: unknown) => logger.error({ err }, 'claiming run jobs failed'))
+      .catch((err: unknown) => {
+        if (!noteDatabase(err)) logger.error({ err }, 'claiming run jobs failed');
+      })
       .finally(() => {
         claiming = null;
         if (again) pump();
@@ -138,13 +153,15 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       const poll = () => {
         pollTimer = setTimeout(() => {
           pump();
-          housekeeping().catch((err: unknown) => logger.error({ err }, 'run queue housekeeping failed')).finally(() => !stopped && poll());
+          (databaseAway ? Promise.resolve() : housekeeping()).catch((err: unknown) => logger.error({ err }, 'run queue housekeeping failed')).finally(() => !stopped && poll());
         }, pollMs);
         pollTimer.unref?.();
       };
       const renewLoop = () => {
         renewTimer = setTimeout(() => {
-          renew().catch((err: unknown) => logger.error({ err }, 'renewing run leases failed')).finally(() => !stopped && renewLoop());
+          renew().catch((err: unknown) => {
+            if (!noteDatabase(err)) logger.error({ err }, 'renewing run leases failed');
+          }).finally(() => !stopped && renewLoop());
         }, renewMs);
         renewTimer.unref?.();
       };

@@ -140,6 +140,17 @@ export function createChecksRepository(db: Queryable) {
       );
     },
 
+    /**
+     * Inside a transaction: keeps the check from being deleted until it ends (FOR KEY SHARE, which
+     * edits do not wait on); false when it is gone. Taken before any of the check's own rows, so a
+     * delete (which locks the check, then cascades to those rows) and this transaction lock in one
+     * order and never deadlock.
+     */
+    async lockAgainstDelete(accountId: string, id: string): Promise<boolean> {
+      const rows = await db.query('SELECT id FROM checks WHERE account_id = $1 AND id = $2 FOR KEY SHARE', [accountId, id]);
+      return rows.length > 0;
+    },
+
     async delete(accountId: string, id: string): Promise<boolean> {
       const rows = await db.query('DELETE FROM checks WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id]);
       return rows.length > 0;

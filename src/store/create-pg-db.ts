@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, DbSession, Queryable } from './db.js';
 import { createStatisticsRefresher, isWriteCommand } from './create-statistics-refresher.js';
+import { isConnectionError, isRetryableConflict, toStoreError } from './store-error.js';
 
 /** Options of the PostgreSQL connection pool. */
 export interface PgDbOptions {
@@ -10,7 +11,12 @@ export interface PgDbOptions {
   max?: number;
   /** Schema to use instead of `public` (tests isolate themselves this way). */
   schema?: string;
+  /** Times a transaction rolled back by a deadlock or serialization failure is run in all; default 4. */
+  conflictAttempts?: number;
 }
+
+/** A few milliseconds, random: two transactions that deadlocked do not meet again in step. */
+const conflictPause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
 
 const INT8 = 20;
 
@@ -69,7 +75,10 @@ export async function createPgDb(options: PgDbOptions): Promise<Db> {
     max: options.max ?? 10,
     types: types as pg.CustomTypesConfig,
     options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    // A server that is away (failover, blackholed network) answers 503 within seconds rather than a hang.
+    connectionTimeoutMillis: 5_000,
   });
+  const conflictAttempts = options.conflictAttempts ?? 4;
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const check = await pool.connect();
@@ -78,33 +87,66 @@ export async function createPgDb(options: PgDbOptions): Promise<Db> {
     async query<T>(sql: string, params?: readonly unknown[]) {
       // Named statements are parsed and planned once per connection instead of on every call:
       // measured at about a third of the server's CPU per query on the hot read paths.
-      const result = await client.query({ name: statementName(sql), text: sql, values: params as unknown[] | undefined });
-      if (isWriteCommand(result.command)) statistics.onWritten(result.rowCount ?? 0);
-      return result.rows as T[];
+      try {
+        const result = await client.query({ name: statementName(sql), text: sql, values: params as unknown[] | undefined });
+        if (isWriteCommand(result.command)) statistics.onWritten(result.rowCount ?? 0);
+        return result.rows as T[];
+      } catch (err) {
+        throw toStoreError(err);
+      }
     },
   });
-  const root = q(pool);
+  const pooled = q(pool);
+  const root: Queryable = {
+    // A statement of its own that deadlocked was rolled back whole: running it again is safe.
+    query: (sql, params) => withConflictRetry(() => pooled.query(sql, params)),
+  };
+
+  async function withConflictRetry<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (err) {
+        if (!isRetryableConflict(err) || attempt >= conflictAttempts) throw err;
+        await conflictPause(attempt);
+      }
+    }
+  }
+
+  /**
+   * One attempt of a transaction on a client of its own. While checked out the client has no
+   * listener of the pool's: without one here a server restart ('error' on the socket) would crash
+   * the process. A broken client is destroyed on release, not handed out again.
+   */
+  async function transactOnce<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await pool.connect().catch((err: unknown) => Promise.reject(toStoreError(err)));
+    let broken: Error | undefined;
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN').catch((err: unknown) => Promise.reject(toStoreError(err)));
+      const result = await fn(q(client));
+      await client.query('COMMIT').catch((err: unknown) => Promise.reject(toStoreError(err)));
+      return result;
+    } catch (err) {
+      if (!broken && !isConnectionError((err as { cause?: unknown }).cause ?? err)) await client.query('ROLLBACK').catch(() => {});
+      else broken ??= err as Error;
+      throw err;
+    } finally {
+      client.off('error', onError);
+      client.release(broken ?? undefined);
+    }
+  }
   // Autovacuum gets there within a minute or so; until then a fresh database plans as if empty (see createStatisticsRefresher).
   const statistics = createStatisticsRefresher({ db: root });
   return {
     kind: 'postgres',
     query: root.query,
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn(q(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: (fn) => withConflictRetry(() => transactOnce(fn)),
     async exec(sql) {
-      await pool.query(sql);
+      await pool.query(sql).catch((err: unknown) => Promise.reject(toStoreError(err)));
     },
     async openSession(): Promise<DbSession> {
       const client = new pg.Client({

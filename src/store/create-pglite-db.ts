@@ -6,6 +6,7 @@ import { createStatisticsRefresher, rowsWrittenByTag } from './create-statistics
 import { createStatementCache, type PreparedStatement } from './create-statement-cache.js';
 import { createTurnScheduler, type TurnLease } from './create-turn-scheduler.js';
 import type { Db, Queryable } from './db.js';
+import { toStoreError } from './store-error.js';
 
 const NUMERIC = 1700;
 const { serialize } = protocol;
@@ -115,9 +116,10 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Db>
       if (cached && isStaleStatement(err)) {
         cache.drop(sql);
         // Outside a transaction nothing was changed: parse again and run once more.
-        if (!inTransaction) return bindExecute<T>(await prepare(sql), params, inTransaction).catch((e) => Promise.reject(annotate(e, sql, params)));
+        if (!inTransaction) return bindExecute<T>(await prepare(sql), params, inTransaction).catch((e) => Promise.reject(toStoreError(annotate(e, sql, params))));
       }
-      throw annotate(err, sql, params);
+      // A full disk (53100: PGlite survives it, and writes succeed again once space is freed) becomes STORAGE_FULL.
+      throw toStoreError(annotate(err, sql, params));
     }
   }
 
@@ -142,7 +144,7 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Db>
   /** Runs a transaction-control statement; returns its command tag (COMMIT answers ROLLBACK if the transaction had failed). */
   async function control(message: Uint8Array, syncToFs: boolean): Promise<string | undefined> {
     if (closed) throw new Error('PGlite is closed');
-    const { messages } = await pg.execProtocol(message, { syncToFs });
+    const { messages } = await pg.execProtocol(message, { syncToFs }).catch((err: unknown) => Promise.reject(toStoreError(err)));
     return (messages as Message[]).find((m) => m.name === 'commandComplete')?.text;
   }
 
@@ -183,7 +185,7 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Db>
     async exec(sql) {
       await scheduler.run(async () => {
         if (closed) throw new Error('PGlite is closed');
-        await pg.exec(sql);
+        await pg.exec(sql).catch((err: unknown) => Promise.reject(toStoreError(err)));
       });
     },
     async close() {

@@ -90,7 +90,10 @@ export function createRunJudge(options: RunJudgeOptions): RunJudge {
     const { accountId, profile } = check;
     const checkId = check.row.id;
     const now = clock.now();
-    // The rows first: a second alerting judging them waits here on their locks, then finds them gone.
+    // The check before its rows, in the order a delete of the check locks them (no deadlock);
+    // a check deleted meanwhile took its outbox rows with it.
+    if (!(await repos.checks.lockAgainstDelete(accountId, checkId))) throw new AlreadyJudged();
+    // The rows next: a second alerting judging them waits here on their locks, then finds them gone.
     if ((await repos.alertOutbox.remove(ids)) < ids.length) throw new AlreadyJudged();
     const stored = await repos.alertStates.get(accountId, checkId, { forUpdate: true });
     const transition = nextAlertState(stored?.state ?? INITIAL_ALERT_STATE, finalRun, profile.settings, parallel);
