@@ -61,11 +61,14 @@ describe.skipIf(unavailable)('a server whose PostgreSQL goes away', { timeout: 1
     const graphql = await call(server, 'POST', '/graphql', { query: '{ checks(first: 5) { nodes { id } } }' });
     expect(graphql.body.errors?.[0]?.extensions?.code).toBe('DATABASE_UNAVAILABLE');
     await until(async () => server.output().includes('claiming run jobs paused'), 'the runner to pause claiming');
+    // The leader's own session broke: it stops scheduling while the database is away.
+    await until(async () => server.output().includes('no longer scheduler leader'), 'the scheduler to stop');
 
     await postgres.start();
     await until(async () => (await call(server, 'GET', '/health/ready')).status === 200, 'readiness back after the start');
     expect((await createCheck(server, 'after the outage')).status).toBe(201);
     await until(async () => server.output().includes('claiming run jobs resumed'), 'the runner to resume claiming');
+    await until(async () => (await call(server, 'GET', '/health')).body.scheduler === 'leader', 'the scheduler to lead again');
     expect(server.child.exitCode).toBeNull();
   });
 
