@@ -107,6 +107,8 @@ describe.skipIf(unavailable)('a server whose PostgreSQL goes away', { timeout: 1
     // Whatever was refused during the faults was refused as "retry later", never as a 500.
     for (const answer of refused) expectDatabaseUnavailable(answer);
     expect(new Set(readiness)).toEqual(new Set(readiness.filter((s) => s === 200 || s === 503)));
+    // The SIGKILL leaves PostgreSQL away until a new postmaster has recovered: readiness saw it.
+    expect(readiness).toContain(503);
     expect(readiness.at(-1)).toBe(200);
     for (const id of acknowledged) expect((await call(server, 'GET', `/v1/checks/${id}`)).status).toBe(200);
   });
