@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RETENTION, type RetentionSettings } from './domain/retention-policy.js';
@@ -94,6 +95,13 @@ export interface Config {
   maxJsonDepth: number;
   /** Bearer token `GET /metrics` requires (`LOOKOUT_METRICS_TOKEN`); unset: the metrics need none. */
   metricsToken: string | undefined;
+  /**
+   * Which proxies in front of this server to believe (`LOOKOUT_TRUST_PROXY`, fastify's `trustProxy`):
+   * false (the default: X-Forwarded-* are ignored), true (any), a hop count, or addresses and CIDRs.
+   * Client addresses (rate limits) and https (Secure cookies) come from X-Forwarded-For/-Proto only
+   * when the request came through a trusted proxy.
+   */
+  trustProxy: TrustProxy;
   /** How the runner isolates the code checks bring (scripts, setup and teardown); see SandboxSettings. */
   sandbox: SandboxSettings;
 }
@@ -206,6 +214,30 @@ function databaseUrl(name: string, value: string | undefined): string | undefine
   }
   if (!parsed.hostname && !parsed.searchParams.get('host')) throw new Error(`${expected}: the URL names no host`);
   return value;
+}
+
+/** What LOOKOUT_TRUST_PROXY may say, as fastify's `trustProxy` takes it. */
+export type TrustProxy = boolean | number | string[];
+
+/** Names proxy-addr knows besides addresses and CIDRs. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `false`/`true`, a hop count, or a list of proxy addresses, CIDRs and the names loopback, linklocal, uniquelocal. */
+function trustProxy(name: string, value: string | undefined): TrustProxy {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '' || ['false', 'off', 'no'].includes(v)) return false;
+  if (['true', 'on', 'yes'].includes(v)) return true;
+  if (/^\d+$/.test(v)) return int(name, v, 0);
+  const entries = list(v) ?? [];
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!(PROXY_RANGES.has(entry) || (family !== 0 && bitsOk && extra === undefined))) {
+      throw new Error(`${name} must be false, true, a hop count or a list of proxy addresses and CIDRs (or loopback, linklocal, uniquelocal), got "${entry}"`);
+    }
+  }
+  return entries;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -331,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxErrorIssues: Math.max(1, int('LOOKOUT_MAX_ERROR_ISSUES', env.LOOKOUT_MAX_ERROR_ISSUES, 20)),
     maxJsonDepth: Math.max(4, int('LOOKOUT_MAX_JSON_DEPTH', env.LOOKOUT_MAX_JSON_DEPTH, 32)),
     metricsToken: token('LOOKOUT_METRICS_TOKEN', env.LOOKOUT_METRICS_TOKEN),
+    trustProxy: trustProxy('LOOKOUT_TRUST_PROXY', env.LOOKOUT_TRUST_PROXY),
     sandbox: sandboxSettings(env),
   };
 }

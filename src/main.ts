@@ -37,7 +37,7 @@ import { createStatusPageSubscriptionService } from './service/status-page-subsc
 import { smtpSendMails } from './service/status-page-subscription-mailer.js';
 import { createDashboardService } from './service/dashboard-service.js';
 import { createDashboardPageService } from './service/dashboard-page-service.js';
-import { createPublicStatusPageService } from './service/public-status-page-service.js';
+import { createPublicStatusPageService, type PublicStatusPageService } from './service/public-status-page-service.js';
 import { createGroupTriggerService } from './service/group-trigger-service.js';
 import { createMqttBroker, type MqttBroker } from './events/create-mqtt-broker.js';
 import { createMqttRelay } from './events/create-mqtt-relay.js';
@@ -71,6 +71,8 @@ export interface Lookout {
   mqtt: MqttBroker;
   /** This instance's Prometheus metrics (served at /metrics). */
   metrics: Metrics;
+  /** What public status pages read, and the cache they keep (its size is bounded; tests read it). */
+  publicStatusPages: PublicStatusPageService;
   /** Starts listening (and the scheduler, when enabled); resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting requests, finishes those in flight and closes the store. */
@@ -213,6 +215,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       graphqlSubscriptions,
       mqtt,
       metrics,
+      publicStatusPages: context.publicStatusPages,
       async listen() {
         const url = await app.listen({ port: config.port, host: config.host });
         boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });

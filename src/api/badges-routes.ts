@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { BADGE_STYLES, BADGE_THEMES } from '../domain/render-badge.js';
 import { createBadgeService, type BadgeOptions } from '../service/badge-service.js';
+import { publicSecurityHeaders } from './public-security-headers.js';
 import type { Api, ApiContext } from './api-context.js';
 import { NO_CONTENT, nonJson, responses } from '../contract/route-responses.js';
 import { ref } from '../contract/response-shape.js';
@@ -34,7 +35,7 @@ export function badgesRoutes(app: Api, { store, config }: ApiContext): void {
     },
   }, async (req, reply) => {
     const svg = await badges.check(req.principal.accountId, req.params.checkId, req.query as BadgeOptions);
-    return reply.type('image/svg+xml').header('Cache-Control', 'no-cache').send(svg);
+    return publicSecurityHeaders(reply, 'svg').type('image/svg+xml').header('Cache-Control', 'no-cache').send(svg);
   });
 
   app.get('/v1/badges/groups/:groupId', {
@@ -45,7 +46,7 @@ export function badgesRoutes(app: Api, { store, config }: ApiContext): void {
     },
   }, async (req, reply) => {
     const svg = await badges.group(req.principal.accountId, req.params.groupId, req.query as BadgeOptions);
-    return reply.type('image/svg+xml').header('Cache-Control', 'no-cache').send(svg);
+    return publicSecurityHeaders(reply, 'svg').type('image/svg+xml').header('Cache-Control', 'no-cache').send(svg);
   });
 
   for (const [kind, params, subject, name] of [
@@ -87,6 +88,6 @@ export function badgesRoutes(app: Api, { store, config }: ApiContext): void {
   }, async (req, reply) => {
     const svg = await badges.byToken(req.params.token, req.query as BadgeOptions);
     // Image proxies (GitHub's camo) cache by these: a minute keeps a README's badge near live.
-    return reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=60').send(svg);
+    return publicSecurityHeaders(reply, 'svg').type('image/svg+xml').header('Cache-Control', 'public, max-age=60').send(svg);
   });
 }

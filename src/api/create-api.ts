@@ -29,6 +29,11 @@ function inputRulesApply(req: FastifyRequest): boolean {
   return (req.routeOptions.config as { inputRules?: boolean } | undefined)?.inputRules !== false;
 }
 
+/** Trusts the `hops` proxies nearest to this server (a hop count, as fastify's `trustProxy` reads one). */
+function hopsTrusted(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 /** Compiled response serializers by the named schemas they resolve against, then by response schema. */
 const serializers = new Map<string, Map<string, (doc: unknown) => string>>();
 
@@ -60,6 +65,8 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: config.bodyLimit,
+    // request.ip and request.protocol read X-Forwarded-For/-Proto only from the proxies trusted here.
+    trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     // Per-request logs only when debugging: at thousands of requests a second they would dominate.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },

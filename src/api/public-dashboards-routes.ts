@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Api, ApiContext } from './api-context.js';
+import { publicSecurityHeaders } from './public-security-headers.js';
 import { renderDashboardPage } from './pages/dashboard-page.js';
 import { DashboardPageParams, DashboardPageQuery } from '../contract/dashboard-schemas.js';
 import { ref } from '../contract/response-shape.js';
@@ -12,19 +13,13 @@ const PAGE = 'Server-rendered, no API key, no script: the checks the dashboard\'
   + 'status, 24 h and 7 d availability and, when shown, 24 h p95/p99. It reloads itself every refreshRate seconds, or moves to the next '
   + 'page every paginationRate seconds when it paginates (`page`, 1-based). Pages are cached for up to 10 s; a dashboard write shows at once.';
 
-/**
- * What the page may load: its own inline styles and http(s) or data images (logo, favicon), nothing
- * else. It needs no script, so none runs even if a value slipped past escaping.
- */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; base-uri 'none'; form-action 'none'";
-
 /** `/dashboards/{customUrl}` and its data, and `/` when the request's Host is a dashboard's custom domain. */
 export function publicDashboardsRoutes(app: Api, { dashboardPages: pages }: ApiContext): void {
   const sendHtml = async (reply: FastifyReply, address: DashboardAddress, requested: number) => {
     const dashboard = await pages.find(address);
     const html = await pages.cached(dashboard, `html|${requested}`, async () => renderDashboardPage(await pages.view(dashboard, requested)));
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
-      .header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer').send(html);
+    // The page holds no script: none runs even if a value slipped past escaping.
+    return publicSecurityHeaders(reply, 'html').type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html);
   };
 
   app.get('/dashboards/:customUrl', {

@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, ApiContext } from './api-context.js';
+import { publicSecurityHeaders } from './public-security-headers.js';
+import { createTryLimiter } from './create-try-limiter.js';
 import { openEventStream, type EventStream } from './open-event-stream.js';
 import { statusPageAtom, statusPageRss } from './pages/status-page-feeds.js';
 import {
@@ -16,8 +18,11 @@ import { pagePasswordMatches } from '../service/status-page-password.js';
 const COOKIE = 'lookout_status_session';
 /** Comment lines keep idle event streams open through proxies that close silent connections. */
 const HEARTBEAT_MS = 20_000;
-/** Password attempts and subscription requests per client address and page route, per minute. */
+/** Subscription requests per client address and page, per minute. */
 const FORM_POSTS_PER_MINUTE = 10;
+/** Wrong passwords per client address and page before that pair waits out PASSWORD_LOCK_MS. */
+const PASSWORD_TRIES = 10;
+const PASSWORD_LOCK_MS = 15 * 60_000;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const HOST = /^[a-z0-9.-]{1,253}$/;
 
@@ -45,6 +50,8 @@ function cookieOf(req: FastifyRequest, name: string): string | undefined {
  */
 export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
   const pages = ctx.publicStatusPages;
+  const passwordTries = createTryLimiter({ max: PASSWORD_TRIES, windowMs: PASSWORD_LOCK_MS });
+  const formPosts = createTryLimiter({ max: FORM_POSTS_PER_MINUTE, windowMs: 60_000 });
   const streams = new Map<string, Set<EventStream>>();
   const unsubscribe = ctx.bus.subscribe('publicContentChanged', (event) => {
     for (const stream of streams.get(event.accountId) ?? []) stream.send({ event: 'change', data: event.version });
@@ -67,14 +74,22 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
       now,
     };
   };
+  const ownOrigin = new URL(ctx.config.publicUrl).origin;
+  /**
+   * The page's address in documents and feeds: its custom domain, or its path under LOOKOUT_PUBLIC_URL,
+   * never the request's Host header, so what is built (and cached) once per page is the same for every
+   * Host a request names.
+   */
+  const pageUrl = (req: FastifyRequest, target: Target): string =>
+    target.base === '' ? `${req.protocol === 'https' ? 'https' : 'http'}://${target.found.page.custom_domain}` : `${ownOrigin}${target.base}`;
   const pageRef = (req: FastifyRequest, target: Target): StatuspagePage => ({
     id: target.found.page.id,
     name: target.found.page.name,
-    url: `${req.protocol}://${req.headers.host ?? 'localhost'}${target.base}`,
+    url: pageUrl(req, target),
     updatedAt: target.found.page.updated_at ?? target.found.page.created_at,
   });
   const sendHtml = (reply: FastifyReply, target: Target, body: string) =>
-    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('x-content-version', String(target.found.version)).send(body);
+    publicSecurityHeaders(reply, 'html').header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('x-content-version', String(target.found.version)).send(body);
   /**
    * Sends a body built once per version and minute as bytes, gzipped when the client takes it:
    * encoding a 100 KB page to UTF-8 on every answer was most of the cost of serving it.
@@ -84,6 +99,8 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
     const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     void reply.header('content-type', contentType).header('cache-control', 'no-cache').header('vary', 'accept-encoding')
       .header('x-content-version', String(target.found.version));
+    if (contentType.startsWith('text/html')) publicSecurityHeaders(reply, 'html');
+    else if (contentType.includes('xml')) publicSecurityHeaders(reply, 'feed');
     if (gzip) void reply.header('content-encoding', 'gzip');
     return reply.send(gzip ? body.gzip : body.raw);
   };
@@ -101,7 +118,7 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
   /** Private pages need a session: HTML gets the password prompt, machines a 401. */
   const guard = async (req: FastifyRequest, reply: FastifyReply, target: Target, asHtml: boolean): Promise<boolean> => {
     if (await pages.mayView(target.found.page, cookieOf(req, COOKIE))) return true;
-    if (asHtml) void sendHtml(reply.code(401), target, passwordPromptHtml(look(target, pages.now()), false));
+    if (asHtml) void sendHtml(reply.code(401), target, passwordPromptHtml(look(target, pages.now()), undefined));
     else void reply.code(401).send({ statusCode: 401, error: 'Unauthorized', message: 'This status page is private: sign in with its password first' });
     return false;
   };
@@ -151,12 +168,18 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
         const password = typeof body?.password === 'string' ? body.password : '';
         const stored = page.is_private ? await ctx.store.statusPages.passwordOf(page.id) : undefined;
         if (!page.is_private) return reply.redirect(`${target.base}/`, 303);
+        // Per page and client: guessing at one page locks that page only, and a custom domain counts the same.
+        const key = `${page.id}|${req.ip}`;
+        const wait = passwordTries.retryAfter(key);
+        if (wait > 0) return sendHtml(reply.code(429).header('retry-after', String(wait)), target, passwordPromptHtml(look(target, pages.now()), 'LOCKED'));
         if (!password || password.length > 1000 || !(await pagePasswordMatches(password, stored?.password_hash))) {
           req.log.info({ statusPageId: page.id }, 'status page: wrong password');
-          return sendHtml(reply.code(401), target, passwordPromptHtml(look(target, pages.now()), true));
+          if (passwordTries.count(key)) req.log.info({ statusPageId: page.id, ip: req.ip, lockMs: PASSWORD_LOCK_MS }, 'status page: too many wrong passwords, client locked out of this page');
+          return sendHtml(reply.code(401), target, passwordPromptHtml(look(target, pages.now()), 'WRONG'));
         }
         const token = await pages.sessionFor(page);
-        const secure = req.protocol === 'https' ? '; Secure' : '';
+        // request.protocol is https behind a trusted TLS-terminating proxy (LOOKOUT_TRUST_PROXY) only.
+        const secure = req.protocol === 'https' || ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
         void reply.header('set-cookie', `${COOKIE}=${encodeURIComponent(token!)}; Path=${target.base || '/'}; Max-Age=${PAGE_SESSION_MS / 1000}; HttpOnly; SameSite=Lax${secure}`);
         return reply.redirect(`${target.base}/`, 303);
       },
@@ -166,6 +189,10 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
       method: 'POST', path: '/subscribe', handle: async (req, reply, target) => {
         if (!(await guard(req, reply, target, true))) return reply;
         const opts = look(target, pages.now());
+        const key = `${target.found.page.id}|${req.ip}`;
+        const wait = formPosts.retryAfter(key);
+        if (wait > 0) return sendHtml(reply.code(429).header('retry-after', String(wait)), target, subscribeOutcomeHtml(opts, 'FAILED'));
+        formPosts.count(key);
         const body = req.body as Record<string, unknown> | undefined;
         const email = typeof body?.email === 'string' ? body.email.trim() : '';
         if (!ctx.config.smtpUrl) return sendHtml(reply.code(409), target, subscribeOutcomeHtml(opts, 'FAILED'));
@@ -225,7 +252,7 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
     })),
   ];
 
-  const notFoundPage = (reply: FastifyReply) => reply.code(404).header('content-type', 'text/html; charset=utf-8')
+  const notFoundPage = (reply: FastifyReply) => publicSecurityHeaders(reply.code(404), 'html').header('content-type', 'text/html; charset=utf-8')
     .send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Status page not found</title></head><body><h1>Status page not found</h1></body></html>');
 
   void app.register(async (scope) => {
@@ -238,8 +265,9 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
         method: h.method,
         url: `/status/:url${h.path}`,
         schema: { hide: true },
-        // Reading is cached and cheap, so unlimited; guessing passwords and mailing strangers are not.
-        config: { public: true, rateLimit: h.method === 'POST' ? { max: FORM_POSTS_PER_MINUTE, timeWindow: 60_000 } : false, inputRules: false } as never,
+        // Reading is cached and cheap, so unlimited; guessing passwords and mailing strangers are limited
+        // per page and client by the handlers, on these paths and on custom domains alike.
+        config: { public: true, rateLimit: false, inputRules: false } as never,
         handler: async (req, reply) => {
           const params = req.params as Record<string, string>;
           if (!SLUG.test(params.url ?? '')) return notFoundPage(reply);

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Api, ApiContext } from './api-context.js';
+import { publicSecurityHeaders } from './public-security-headers.js';
 import { StatusPageParams } from '../contract/status-page-schemas.js';
 import {
   BULK_SUBSCRIPTIONS_MAX, StatusPageSubscriptionParams, SubscriberLinkParams, SubscriberLinkQuery, SubscriptionBulkBody,
@@ -20,12 +21,10 @@ const BULK = `1 to ${BULK_SUBSCRIPTIONS_MAX} subscribers: EMAIL with an email ad
 
 /** Headers of the subscriber link pages: nothing loaded from elsewhere, no token leaked through Referer, never cached or indexed. */
 function sendPage(reply: FastifyReply, status: number, title: string, message: string, form?: PageForm) {
-  return reply.code(status)
+  return publicSecurityHeaders(reply.code(status), 'html')
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
     .header('x-robots-tag', 'noindex')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
     .send(subscriptionPage(title, message, form));
 }
 

@@ -5,35 +5,21 @@ import type { IncidentSeverity, MaintenanceStatus } from '../domain/service-stat
 import type { Store } from '../store/create-store.js';
 import type { StatusPageRow } from '../store/status-pages-repository.js';
 import { incidentViews } from './status-page-incident-view.js';
+import { createPageCache, type FoundPage } from './create-page-cache.js';
+
+export type { FoundPage } from './create-page-cache.js';
 
 const DAY_MS = 86_400_000;
 /** Incidents a page loads at most (open ones and those of the bars' range). */
 const MAX_INCIDENTS = 500;
 /** Maintenances a page loads at most. */
 const MAX_MAINTENANCES = 200;
-/** Pages whose state is kept in memory at most. */
-const MAX_CACHED_PAGES = 1000;
-
-/** A public page found for a visitor, with the account's public content version it was read at. */
-export interface FoundPage {
-  page: StatusPageRow;
-  version: number;
-  /** Memoised per version and minute: the model, and anything rendered from it. */
-  memo<T>(key: string, build: () => Promise<T> | T): Promise<T>;
-}
 
 export interface PublicStatusPageServiceOptions {
   store: Store;
   /** Uptime bars per service (default 90). */
   days?: number;
   now?: () => Date;
-}
-
-interface Entry {
-  page: StatusPageRow;
-  version: number;
-  minute: number;
-  values: Map<string, Promise<unknown>>;
 }
 
 /**
@@ -46,70 +32,8 @@ export function createPublicStatusPageService(options: PublicStatusPageServiceOp
   const { store } = options;
   const days = options.days ?? 90;
   const now = options.now ?? (() => new Date());
-  const entries = new Map<string, Entry>();
-  const lookups = new Map<string, Promise<Entry | null>>();
-
-  function remember(key: string, entry: Entry): void {
-    entries.delete(key);
-    entries.set(key, entry);
-    if (entries.size > MAX_CACHED_PAGES) entries.delete(entries.keys().next().value!);
-  }
-
-  /**
-   * The entry for `key` at the current version and minute. Concurrent requests that find the cache
-   * stale share one look-up, and an entry another request stored meanwhile is reused, so a new
-   * version is built once, not once per request in flight.
-   */
-  async function current(key: string, lookup: () => Promise<StatusPageRow | undefined>): Promise<Entry | null> {
-    const minute = Math.floor(now().getTime() / 60_000);
-    const cached = entries.get(key);
-    if (cached) {
-      const version = await store.publicContentVersions.get(cached.page.account_id);
-      const latest = entries.get(key) ?? cached;
-      if (latest.version === version) {
-        if (latest.minute === minute) {
-          remember(key, latest);
-          return latest;
-        }
-        const next = { ...latest, minute, values: new Map() };
-        remember(key, next);
-        return next;
-      }
-    }
-    let pending = lookups.get(key);
-    if (!pending) {
-      pending = (async () => {
-        const page = await lookup();
-        if (!page) {
-          entries.delete(key);
-          return null;
-        }
-        const entry: Entry = { page, version: await store.publicContentVersions.get(page.account_id), minute, values: new Map() };
-        remember(key, entry);
-        return entry;
-      })().finally(() => lookups.delete(key));
-      lookups.set(key, pending);
-    }
-    return pending;
-  }
-
-  async function find(key: string, lookup: () => Promise<StatusPageRow | undefined>): Promise<FoundPage | null> {
-    const found = await current(key, lookup);
-    if (!found) return null;
-    return {
-      page: found.page,
-      version: found.version,
-      memo<T>(name: string, build: () => Promise<T> | T): Promise<T> {
-        let value = found.values.get(name) as Promise<T> | undefined;
-        if (!value) {
-          value = Promise.resolve().then(build);
-          found.values.set(name, value);
-          value.catch(() => found.values.delete(name));
-        }
-        return value;
-      },
-    };
-  }
+  const cache = createPageCache({ store, now });
+  const find = cache.find;
 
   /**
    * The page's maintenances: a window affecting all services affects every service of the page; one
@@ -177,6 +101,9 @@ export function createPublicStatusPageService(options: PublicStatusPageServiceOp
       const stored = await store.statusPages.passwordOf(page.id);
       return isPageSession(token, page.id, stored?.password_hash ?? null, now());
     },
+
+    /** How much the cache holds now: pages, look-up keys and memoised values (for tests and metrics). */
+    cacheSize: cache.size,
 
     /** A new 30-day session for a visitor who gave the right password. */
     async sessionFor(page: StatusPageRow): Promise<string | null> {

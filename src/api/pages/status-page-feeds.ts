@@ -1,5 +1,6 @@
 import type { PublicIncident, PublicMaintenance, PublicPageModel } from '../../domain/public-status-page.js';
 import { escapeHtml } from './html.js';
+import { xmlText as x } from './xml-text.js';
 
 /** One feed entry: an incident or a maintenance, with its latest update as the summary. */
 interface FeedEntry {
@@ -10,8 +11,13 @@ interface FeedEntry {
   body: string;
 }
 
-/** XML text: the HTML escape also covers XML's five entities. */
-const x = escapeHtml;
+/**
+ * An RSS description is HTML that readers render after their XML decode: the text is escaped as
+ * HTML first (line breaks kept), then as XML, so `<script>` in an incident shows as text.
+ */
+function rssDescription(text: string): string {
+  return x(escapeHtml(text).replace(/\n/g, '<br>'));
+}
 
 function entries(model: PublicPageModel, pageUrl: string): FeedEntry[] {
   const fromIncident = (i: PublicIncident): FeedEntry => ({
@@ -33,8 +39,8 @@ function entries(model: PublicPageModel, pageUrl: string): FeedEntry[] {
 
 /** RSS 2.0 of the page's incidents and maintenance, newest first (50 entries). */
 export function statusPageRss(name: string, pageUrl: string, model: PublicPageModel, now: Date): string {
-  const items = entries(model, pageUrl).map((e) => `<item><title>${x(e.title)}</title><link>${x(e.link)}</link><guid isPermaLink="false">${x(e.id)}</guid><pubDate>${e.updated.toUTCString()}</pubDate><description>${x(e.body)}</description></item>`);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>${x(name)} status</title><link>${x(pageUrl)}</link><description>Incidents and maintenance of ${x(name)}</description><lastBuildDate>${now.toUTCString()}</lastBuildDate>${items.join('')}</channel></rss>\n`;
+  const items = entries(model, pageUrl).map((e) => `<item><title>${x(e.title)}</title><link>${x(e.link)}</link><guid isPermaLink="false">${x(e.id)}</guid><pubDate>${e.updated.toUTCString()}</pubDate><description>${rssDescription(e.body)}</description></item>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>${x(name)} status</title><link>${x(pageUrl)}</link><description>${rssDescription(`Incidents and maintenance of ${name}`)}</description><lastBuildDate>${now.toUTCString()}</lastBuildDate>${items.join('')}</channel></rss>\n`;
 }
 
 /** Atom 1.0 of the same entries. */

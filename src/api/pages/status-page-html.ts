@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PublicIncident, PublicMaintenance, PublicPageModel, PublicServiceModel } from '../../domain/public-status-page.js';
 import type { ServiceState } from '../../domain/service-state.js';
 import { SafeHtml, html, safeUrl } from './html.js';
@@ -134,7 +135,7 @@ export function statusPageDocument(opts: StatusPageHtmlOptions, title: string, m
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title}</title>${safeUrl(look.favicon) ? html`<link rel="icon" href="${safeUrl(look.favicon)}">` : ''}${feeds}
 <style>${themeCss(look.defaultTheme, look.themeColors)}${STYLE}${logoDark ? `@media (prefers-color-scheme: dark){.logo-light{display:none}}@media (prefers-color-scheme: light){.logo-dark{display:none}}` : ''}</style>${extraHead}</head>
-<body data-version="${opts.version}"><header><div class="wrap"><a class="brand" href="${logoHref}">${logo ? html`<img class="logo-light" src="${logo}" alt="${look.name}">` : ''}${logoDark ? html`<img class="logo-dark" src="${logoDark}" alt="${look.name}">` : ''}${!logo && !logoDark ? html`<h1>${look.name}</h1>` : ''}</a>
+<body data-version="${opts.version}" data-base="${base}"><header><div class="wrap"><a class="brand" href="${logoHref}">${logo ? html`<img class="logo-light" src="${logo}" alt="${look.name}">` : ''}${logoDark ? html`<img class="logo-dark" src="${logoDark}" alt="${look.name}">` : ''}${!logo && !logoDark ? html`<h1>${look.name}</h1>` : ''}</a>
 <nav><a href="${base}/">Status</a><a href="${base}/history">History</a>${look.isPrivate ? '' : html`<a href="${base}/feed.rss">RSS</a><a href="${base}/feed.atom">Atom</a>`}</nav></div></header>
 <div class="wrap">${main}<footer>All times are shown in UTC · Page generated ${utc(opts.now)}</footer></div></body></html>`}`;
 }
@@ -142,14 +143,16 @@ export function statusPageDocument(opts: StatusPageHtmlOptions, title: string, m
 /**
  * The live-update script: listens to the page's server-sent events and, on each change, fetches
  * the page's content part and swaps it in, so an open page follows incidents without a reload.
- * EventSource reconnects by itself; a version check skips changes the page already shows.
+ * EventSource reconnects by itself; a version check skips changes the page already shows. It is the
+ * same text on every page (the links' prefix is read from the body) so the Content-Security-Policy
+ * allows it by one hash and no other inline script runs.
  */
-export function liveScript(base: string): SafeHtml {
-  const src = `(function(){var base=${JSON.stringify(base).replace(/</g, '\\u003c')};var body=document.body;
+const LIVE_SCRIPT = `(function(){var body=document.body;var base=body.dataset.base||'';
 function refresh(v){if(v&&Number(v)<=Number(body.dataset.version))return;fetch(base+'/content',{credentials:'same-origin',cache:'no-store'}).then(function(r){if(!r.ok)return;var nv=r.headers.get('x-content-version');return r.text().then(function(t){document.getElementById('content').innerHTML=t;if(nv)body.dataset.version=nv;document.dispatchEvent(new CustomEvent('status-page-updated'));});}).catch(function(){});}
 if(!window.EventSource)return;var es=new EventSource(base+'/events');es.addEventListener('change',function(e){refresh(e.data);});es.addEventListener('hello',function(e){refresh(e.data);});})();`;
-  return html`<script>${new SafeHtml(src)}</script>`;
-}
+
+/** The CSP source of the live-update script (`'sha256-…'`): the only script a public page may run. */
+export const LIVE_SCRIPT_HASH = `sha256-${createHash('sha256').update(LIVE_SCRIPT, 'utf8').digest('base64')}`;
 
 /** The email subscription form: a confirmation mail follows (double opt-in). */
 function subscribeForm(base: string): SafeHtml {
@@ -161,7 +164,7 @@ function subscribeForm(base: string): SafeHtml {
 export function statusPageHtml(opts: StatusPageHtmlOptions, model: PublicPageModel): string {
   const intro = opts.look.description ? html`<p class="muted">${opts.look.description}</p>` : '';
   const subscribe = opts.look.subscribable ? subscribeForm(opts.base) : '';
-  return statusPageDocument(opts, opts.look.name, html`${intro}<main id="content">${statusPageContent(model, opts.base)}</main>${subscribe}${liveScript(opts.base)}`);
+  return statusPageDocument(opts, opts.look.name, html`${intro}<main id="content">${statusPageContent(model, opts.base)}</main>${subscribe}${new SafeHtml(`<script>${LIVE_SCRIPT}</script>`)}`);
 }
 
 /** What a visitor sees after the subscription form. */
@@ -184,9 +187,13 @@ ${incidents.length ? incidents.map((i) => incidentBlock(i, opts.base, names)) : 
 <h2>Maintenance history</h2>${model.pastMaintenances.length ? model.pastMaintenances.map((m) => maintenanceBlock(m, opts.base, names)) : html`<p class="muted">No past maintenance.</p>`}</main>`);
 }
 
+/** What the password prompt says under its form: nothing yet, a wrong password, or too many of them. */
+export type PasswordPromptNote = 'WRONG' | 'LOCKED' | undefined;
+
 /** The password prompt of a private page. */
-export function passwordPromptHtml(opts: StatusPageHtmlOptions, failed: boolean): string {
+export function passwordPromptHtml(opts: StatusPageHtmlOptions, note: PasswordPromptNote): string {
+  const text = note === 'LOCKED' ? 'Too many wrong passwords from your address: try again later.' : note === 'WRONG' ? 'That password is not right.' : '';
   return statusPageDocument(opts, `${opts.look.name} — private status page`, html`<main class="card"><h2>This status page is private</h2>
 <form method="post" action="${opts.base}/login"><p><label for="password">Password</label></p><p><input id="password" name="password" type="password" autocomplete="current-password" required autofocus> <button type="submit">View status</button></p>
-${failed ? html`<p class="state-major_outage" role="alert">That password is not right.</p>` : ''}</form></main>`);
+${text ? html`<p class="state-major_outage" role="alert">${text}</p>` : ''}</form></main>`);
 }
