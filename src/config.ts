@@ -58,6 +58,11 @@ export interface Config {
   alertRetryDelaysSeconds: number[];
   /** Time limit of one alert delivery attempt, in ms (`LOOKOUT_ALERT_TIMEOUT_MS`). */
   alertTimeoutMs: number;
+  /**
+   * LOOKOUT_ALLOW_PRIVATE_TARGETS: status page subscriber webhooks may point at loopback,
+   * link-local and private addresses (off: refused at subscribe time and at connect time).
+   */
+  allowPrivateTargets: boolean;
   /** Chromium binary of browser and multi-step checks (`LOOKOUT_CHROMIUM_PATH`, default Debian's /usr/bin/chromium). */
   chromiumPath: string;
   /** Folder of run assets such as browser check screenshots (`LOOKOUT_ASSETS_DIR`, default `<dataDir>/assets`). */
@@ -346,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callProviderUrl: url('CALL_PROVIDER_URL', env.CALL_PROVIDER_URL),
     alertRetryDelaysSeconds: seconds('LOOKOUT_ALERT_RETRY_DELAYS', env.LOOKOUT_ALERT_RETRY_DELAYS, [10, 60, 300]),
     alertTimeoutMs: int('LOOKOUT_ALERT_TIMEOUT_MS', env.LOOKOUT_ALERT_TIMEOUT_MS, 10_000),
+    allowPrivateTargets: flag('LOOKOUT_ALLOW_PRIVATE_TARGETS', env.LOOKOUT_ALLOW_PRIVATE_TARGETS, false),
     chromiumPath: env.LOOKOUT_CHROMIUM_PATH || '/usr/bin/chromium',
     assetsDir: env.LOOKOUT_ASSETS_DIR || path.join(dataDir, 'assets'),
     consoleDir: folder('LOOKOUT_CONSOLE_DIR', env.LOOKOUT_CONSOLE_DIR, DEFAULT_CONSOLE_DIR),

@@ -163,7 +163,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       maintenanceWindows: createMaintenanceWindowService({ store, bus, logger }),
       statusPages: createStatusPagesService({ store, bus, logger }),
       statusPageSubscriptions: createStatusPageSubscriptionService({
-        store, bus, logger, publicUrl: config.publicUrl, timeoutMs: config.alertTimeoutMs,
+        store, bus, logger, publicUrl: config.publicUrl, timeoutMs: config.alertTimeoutMs, allowPrivateTargets: config.allowPrivateTargets,
         sendMails: config.smtpUrl ? smtpSendMails({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, timeoutMs: config.alertTimeoutMs }) : undefined,
       }),
       dashboards: createDashboardService({ store, bus, logger, publicUrl: config.publicUrl }),
@@ -224,6 +224,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
           maintenanceClock = createMaintenanceClock({ store, bus, logger });
           const n = createSubscriberNotifier({
             store, bus, logger, publicUrl: config.publicUrl, retryDelaysMs: config.alertRetryDelaysSeconds.map((s) => s * 1000), timeoutMs: config.alertTimeoutMs,
+            allowPrivateTargets: config.allowPrivateTargets,
             sendMails: config.smtpUrl ? smtpSendMails({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, timeoutMs: config.alertTimeoutMs }) : undefined,
           });
           await n.resume();

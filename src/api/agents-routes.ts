@@ -34,6 +34,11 @@ export function agentsRoutes(app: Api, { agents }: ApiContext): void {
     },
   }, async (req) => agents.privateLocationMetrics(req.principal.accountId, req.params.id));
 
+  // Long polls end when the server closes (answering the runs claimed so far, none): otherwise a
+  // connected agent holds shutdown for up to waitMs (20 s), past the 10 s a stop is given.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
+
   app.post('/v1/agent/leases', {
     config: agentRoute,
     schema: {
@@ -45,7 +50,7 @@ export function agentsRoutes(app: Api, { agents }: ApiContext): void {
     const who = await identity(req.headers);
     const gone = new AbortController();
     req.raw.once('close', () => gone.abort());
-    return agents.lease(who, req.body, req.body.max, req.body.waitMs ?? 0, gone.signal);
+    return agents.lease(who, req.body, req.body.max, req.body.waitMs ?? 0, AbortSignal.any([gone.signal, closing.signal]));
   });
 
   app.post('/v1/agent/leases/renew', {

@@ -1,6 +1,5 @@
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -13,6 +12,8 @@ import { validatorCompiler } from '../contract/validation.js';
 import { createInputRules } from './input-rules.js';
 import { ROUTE_MODULES } from './routes.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { redisWithFallbackStore } from './redis-with-fallback-store.js';
+import { createRedisConnection } from '../events/create-redis-connection.js';
 import { API_TAGS } from '../contract/api-tags.js';
 import { NAMED_SCHEMAS } from '../contract/named-schemas.js';
 import { withSharedErrorResponses } from '../contract/shared-error-responses.js';
@@ -153,16 +154,19 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
   });
 
   if (config.rateLimitMax > 0) {
-    // Several processes share one budget through Redis; a Redis outage lets requests through
-    // (skipOnError) rather than refusing every request of every account.
-    const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+    // Several processes share one budget through Redis; while Redis is away each process counts on
+    // its own (redisWithFallbackStore) rather than waiting on Redis or letting every request through.
+    const redis = config.redisUrl
+      ? createRedisConnection({ url: config.redisUrl, role: 'rate limit store', whileDown: 'rate limits are counted per process', logger })
+      : undefined;
     if (redis) {
-      redis.on('error', (err) => logger.warn({ err }, 'rate limit store (Redis) error'));
+      // Not awaited: a Redis down at start is one that comes back later; the fallback counts meanwhile.
+      redis.connect().catch(() => {});
       app.addHook('onClose', async () => { redis.disconnect(); });
     }
     await app.register(rateLimit, {
       global: true,
-      ...(redis ? { redis, nameSpace: 'lookout:rate-limit:', skipOnError: true } : {}),
+      ...(redis ? { store: redisWithFallbackStore(redis, 'lookout:rate-limit:'), skipOnError: true } : {}),
       max: config.rateLimitMax,
       timeWindow: 60_000,
       hook: 'preValidation',

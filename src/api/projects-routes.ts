@@ -123,7 +123,8 @@ export function projectsRoutes(app: Api, { store, config }: ApiContext): void {
     },
   }, async (req) => {
     const { logicalId, deploymentId } = req.params;
-    const done = await finalDeployment(req.principal.accountId, logicalId, deploymentId, (req.query.maxWaitSeconds ?? 30) * 1000);
+    // Stops waiting when the server closes (a 408 the client asks again after), so it cannot hold shutdown.
+    const done = await finalDeployment(req.principal.accountId, logicalId, deploymentId, (req.query.maxWaitSeconds ?? 30) * 1000, () => closing);
     if (!done) throw new LookoutError('TIMEOUT', `Deployment ${deploymentId} is still running`);
     return done;
   });

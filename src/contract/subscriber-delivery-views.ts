@@ -28,8 +28,12 @@ export const SubscriberDelivery = {
     address: { type: 'string', description: 'The email address or webhook URL, as subscribed' },
     status: { type: 'string', enum: [...SUBSCRIBER_DELIVERY_STATUSES], description: 'PENDING: waiting for its attempt (due at nextAttemptAt)' },
     attempt: { type: 'integer', description: '1 for the first attempt, 2 for the first retry...' },
-    error: { type: ['string', 'null'], description: 'Why a FAILED attempt failed' },
-    responseStatus: { type: ['integer', 'null'], description: 'The HTTP status a webhook answered' },
+    error: {
+      type: ['string', 'null'],
+      description: 'Why a FAILED attempt failed. Webhooks: a class only, never what the target answered: refused_target (a private, loopback '
+        + 'or link-local address, see LOOKOUT_ALLOW_PRIVATE_TARGETS), timeout, connection_failed, http_error (a non-2xx answer) or invalid_url',
+    },
+    responseStatus: { type: ['integer', 'null'], description: 'Always null: what a webhook answered is not shown (kept for compatibility)' },
     nextAttemptAt: { ...NullableDateTime, description: 'PENDING: when the attempt is due; null once made' },
     created_at: DateTime,
     updated_at: { ...NullableDateTime, description: 'When the attempt was made; null while PENDING' },

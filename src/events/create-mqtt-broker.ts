@@ -41,6 +41,11 @@ export function accountOfTopic(topic: string): string | null {
   return accountId;
 }
 
+/** The id the broker keeps a client's session under: its account's id, then the id it chose. */
+export function scopedClientId(accountId: string, clientId: string): string {
+  return `${accountId}:${clientId}`;
+}
+
 function refused(returnCode: 4 | 5, message: string): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 }
@@ -49,7 +54,8 @@ function refused(returnCode: 4 | 5, message: string): AuthenticateError {
  * MQTT 3.1.1 over WebSocket at `/mqtt` on the API's own port (what `checkly test|trigger` listen on
  * for live results). Username = account id, password = API key; a wrong pair is refused at CONNECT
  * (return code 4). A client may subscribe only under `account/<its account>/` (others get the
- * SUBACK failure code 0x80) and may not publish at all: only this process writes results.
+ * SUBACK failure code 0x80) and may not publish at all: only this process writes results. Client
+ * ids are scoped to the account (scopedClientId): accounts cannot take over each other's sessions.
  */
 export async function createMqttBroker(options: MqttBrokerOptions): Promise<MqttBroker> {
   const { authenticate, logger } = options;
@@ -67,6 +73,11 @@ export async function createMqttBroker(options: MqttBrokerOptions): Promise<Mqtt
       authenticate(username, password.toString('utf8')).then((accountId) => {
         if (!accountId) return done(refused(4, 'bad account id or API key'), false);
         accountOf.set(client, accountId);
+        // Client ids are the client's to choose, so they are scoped to its account: a client of
+        // another account reusing one must neither take this session over (aedes closes the
+        // previous client of an id) nor be told it is present. Aedes keys sessions by client.id
+        // only after authenticating, so renaming here is enough.
+        (client as { id: string }).id = scopedClientId(accountId, client.id);
         done(null, true);
       }, (err: unknown) => {
         logger.error({ err }, 'mqtt authentication failed');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { request } from 'undici';
 import type { SubscriptionBulkBodyType } from '../contract/status-page-subscription-schemas.js';
 import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js';
 import {
@@ -9,10 +10,13 @@ import {
   confirmationMail, confirmationWebhookBody, type ConfirmationLinks, type SubscribedPage,
 } from '../domain/status-page-subscription-messages.js';
 import { SIGNATURE_HEADERS, webhookSignature } from '../domain/webhook-signature.js';
+import { privateWebhookIssues } from '../domain/private-webhook-issues.js';
+import { webhookFailureReason } from '../domain/webhook-failure-reason.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Store } from '../store/create-store.js';
 import type { StatusPageSubscriptionRow, TokenPurpose } from '../store/status-page-subscriptions-repository.js';
 import { createPublicWrite } from './status-page-public-write.js';
+import { createGuardedAgent } from './create-guarded-agent.js';
 import type { SendMails } from './status-page-subscription-mailer.js';
 
 /** Webhook confirmations sent at once at most. */
@@ -48,6 +52,8 @@ export interface StatusPageSubscriptionServiceOptions {
   sendMails?: SendMails;
   /** Time limit of a webhook confirmation POST, in ms. */
   timeoutMs: number;
+  /** LOOKOUT_ALLOW_PRIVATE_TARGETS: webhooks may point at loopback, link-local and private addresses. */
+  allowPrivateTargets?: boolean;
 }
 
 /**
@@ -58,7 +64,8 @@ export interface StatusPageSubscriptionServiceOptions {
  * version on and publishes `publicContentChanged` (subject `subscription`, subjectId the page's id).
  * Long by design: an object of short use-case methods (one per route) over the same store and bus; the module is the unit, not the closure.
  */
-export function createStatusPageSubscriptionService({ store, bus, logger, publicUrl, sendMails, timeoutMs }: StatusPageSubscriptionServiceOptions) {
+export function createStatusPageSubscriptionService({ store, bus, logger, publicUrl, sendMails, timeoutMs, allowPrivateTargets = false }: StatusPageSubscriptionServiceOptions) {
+  const webhooks = createGuardedAgent({ allowPrivateTargets, connectTimeoutMs: timeoutMs });
   const publicWrite = createPublicWrite({ store, bus, logger });
   const base = publicUrl.replace(/\/+$/, '');
   const linkOf = (pageUrl: string, kind: 'confirm' | 'unsubscribe', token: string) =>
@@ -71,26 +78,25 @@ export function createStatusPageSubscriptionService({ store, bus, logger, public
     return page;
   }
 
-  /** POSTs a confirmation to a webhook subscriber, signed with its secret; redirects are not followed. */
+  /**
+   * POSTs a confirmation to a webhook subscriber, signed with its secret; redirects are not followed.
+   * A failure says only its class (webhookFailureReason), never what the target answered.
+   */
   async function postConfirmation(url: string, secret: string, body: string): Promise<Outcome> {
     const signature = webhookSignature(secret, body);
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      const res = await fetch(url, {
-        method: 'POST',
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+      const res = await request(url, {
+        method: 'POST', body, signal, dispatcher: webhooks, reset: true, headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
         headers: {
           'content-type': 'application/json', 'user-agent': 'Lookout status page', 'x-lookout-event': 'subscriptionConfirmation',
           ...Object.fromEntries(SIGNATURE_HEADERS.map((h) => [h, signature])),
         },
       });
-      await res.body?.cancel();
-      return res.ok ? { ok: true } : { ok: false, error: `the webhook answered HTTP ${res.status}` };
+      await res.body.dump();
+      return res.statusCode >= 200 && res.statusCode < 300 ? { ok: true } : { ok: false, error: 'http_error' };
     } catch (err) {
-      const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-      const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
-      return { ok: false, error: `the webhook could not be reached: ${why}` };
+      return { ok: false, error: webhookFailureReason(err, signal.aborted) };
     }
   }
 
@@ -136,6 +142,7 @@ export function createStatusPageSubscriptionService({ store, bus, logger, public
       await requirePage(accountId, pageId);
       const { issues, subscriptions } = distinctSubscriptions(body.subscriptions);
       assertValid(issues);
+      if (!allowPrivateTargets) assertValid(privateWebhookIssues(body.subscriptions));
       if (!autoVerify && !sendMails && subscriptions.some((s) => s.type === 'EMAIL')) {
         throw new LookoutError('CONFLICT', 'Confirmation mails cannot be sent: SMTP_URL is not set. Set SMTP_URL to an SMTP server, '
           + 'or send autoVerify: true to subscribe these addresses without a confirmation. Nothing was written');

@@ -1,4 +1,7 @@
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPrivateAddress } from '../../src/domain/is-private-address.js';
 import { createStatusPageSubscriptionService } from '../../src/service/status-page-subscription-service.js';
 import { webhookSignature } from '../../src/domain/webhook-signature.js';
 import { BACKENDS } from '../support/backends.js';
@@ -7,6 +10,8 @@ import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.j
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+/** Whether this machine's name resolves to a private address (a name the connect-time guard must refuse). */
+const OWN_NAME_IS_PRIVATE = isPrivateAddress((await lookup(hostname())).address);
 const PUBLIC_URL = 'https://status.lookout.test';
 const subscriptionsOf = (pageId: string) => `/v1/status-pages/${pageId}/subscriptions`;
 const bulkOf = (pageId: string) => `${subscriptionsOf(pageId)}/bulk`;
@@ -48,7 +53,8 @@ describe.each(BACKENDS)('status page subscribers over REST and their links ($nam
     hooks = await startHttpReceiver();
     s = await startTestServer({
       backend,
-      config: { publicUrl: PUBLIC_URL, smtpUrl: smtp.url, smtpFrom: 'Acme status <status@acme.test>', alertTimeoutMs: 5000 },
+      // The webhook receiver listens on loopback: allowed here, refused by default (see the suite below).
+      config: { publicUrl: PUBLIC_URL, smtpUrl: smtp.url, smtpFrom: 'Acme status <status@acme.test>', alertTimeoutMs: 5000, allowPrivateTargets: true },
     });
     const page = await newPage();
     pageId = page.id;
@@ -166,10 +172,11 @@ describe.each(BACKENDS)('status page subscribers over REST and their links ($nam
     expect((await s.a.request('GET', subscriptionsOf(pageId))).text).not.toContain(created.secret);
   });
 
-  it('reports a webhook that refuses its confirmation', async () => {
+  it('reports a webhook that refuses its confirmation by the reason class only, not what it answered', async () => {
     hooks.answer('/refusing', 500);
     const res = await s.a.request('POST', bulkOf(pageId), { subscriptions: [{ type: 'WEBHOOK', config: `${hooks.url}/refusing` }] });
-    expect(res.body.subscriptions).toMatchObject([{ status: 'PENDING', confirmation: 'FAILED', confirmationError: 'the webhook answered HTTP 500' }]);
+    expect(res.body.subscriptions).toMatchObject([{ status: 'PENDING', confirmation: 'FAILED', confirmationError: 'http_error' }]);
+    expect(res.text).not.toContain('500');
   });
 
   it('asks before unsubscribing on GET and unsubscribes with a one-click POST (RFC 8058)', async () => {
@@ -346,5 +353,40 @@ describe.each(BACKENDS)('status page subscribers without an SMTP server ($name)'
     expect(verified.status).toBe(201);
     expect(verified.body).toMatchObject({ created: 1, status: 'VERIFIED' });
     expect(await s.lookout.store.publicContentVersions.get(s.a.accountId)).toBe(version + 1);
+  });
+});
+
+describe('webhook subscribers on private addresses, with LOOKOUT_ALLOW_PRIVATE_TARGETS unset', () => {
+  let s: TestServer;
+  let hooks: HttpReceiver;
+  let pageId: string;
+  beforeAll(async () => {
+    hooks = await startHttpReceiver();
+    s = await startTestServer({ config: { alertTimeoutMs: 5000 } });
+    pageId = (await s.a.request('POST', '/v1/status-pages', { name: 'Private', url: 'private-targets', cards: [] })).body.id;
+  });
+  afterAll(async () => {
+    await s?.close();
+    await hooks?.close();
+  });
+
+  it.each([
+    'http://127.0.0.1:9/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/hook',
+    'http://192.168.0.10/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://[fd00::1]/hook', 'http://localhost:8080/hook',
+  ])('refuses %s at subscribe time with 400 naming the key and the setting, writing nothing', async (url) => {
+    const res = await s.a.request('POST', bulkOf(pageId), { autoVerify: true, subscriptions: [{ type: 'EMAIL', config: 'fine@example.com' }, { type: 'WEBHOOK', config: url }] });
+    expect(res.status).toBe(400);
+    expect(res.body.validation.keys).toEqual(['subscriptions.1.config']);
+    expect(res.body.message).toContain('LOOKOUT_ALLOW_PRIVATE_TARGETS');
+    expect((await s.a.request('GET', subscriptionsOf(pageId))).body).toEqual([]);
+  });
+
+  // This machine's own name resolves to one of its addresses; skipped where that is a public one.
+  it.skipIf(!OWN_NAME_IS_PRIVATE)('refuses to connect to a name that resolves to a loopback address: the confirmation fails as refused_target and nothing arrives', async () => {
+    const url = `${hooks.url.replace('127.0.0.1', hostname())}/named`;
+    const res = await s.a.request('POST', bulkOf(pageId), { subscriptions: [{ type: 'WEBHOOK', config: url }] });
+    expect(res.status).toBe(201);
+    expect(res.body.subscriptions).toMatchObject([{ status: 'PENDING', confirmation: 'FAILED', confirmationError: 'refused_target' }]);
+    expect(hooks.to('/named')).toEqual([]);
   });
 });

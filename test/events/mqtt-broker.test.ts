@@ -87,6 +87,31 @@ describe('the MQTT broker', () => {
     expect(seen).toEqual([`account/${server.b.accountId}/marker`]);
   });
 
+  it('scopes client ids to their account: another account reusing one neither takes the session over nor sees it', async () => {
+    /** Connects keeping a session under `clientId`; resolves with the client and its CONNACK's sessionPresent. */
+    const keep = (c: TestClient, clientId: string) => new Promise<{ client: MqttClient; sessionPresent: boolean }>((resolve, reject) => {
+      const client = mqtt.connect(mqttUrl, { username: c.accountId, password: c.apiKey, clientId, clean: false, reconnectPeriod: 0, protocolVersion: 4, connectTimeout: 5000 });
+      opened.push(client);
+      client.once('connect', (connack) => resolve({ client, sessionPresent: connack.sessionPresent }));
+      client.once('error', reject);
+    });
+    const first = await keep(server.a, 'shared-client-id');
+    await first.client.subscribeAsync(`account/${server.a.accountId}/#`, { qos: 1 });
+    const aClosed: unknown[] = [];
+    first.client.on('close', () => aClosed.push('close'));
+    const intruder = await keep(server.b, 'shared-client-id');
+    expect(intruder.sessionPresent).toBe(false);
+    // The takeover of a client with the same id happens before the CONNACK: the first is still served.
+    const received = next(first.client, 'message');
+    await server.lookout.mqtt.publish(`account/${server.a.accountId}/still-here`, {});
+    expect((await received)[0]).toBe(`account/${server.a.accountId}/still-here`);
+    expect(aClosed).toEqual([]);
+    // The same account reconnecting under its id does find its session.
+    first.client.end(true);
+    const again = await keep(server.a, 'shared-client-id');
+    expect(again.sessionPresent).toBe(true);
+  });
+
   it('closes a client that publishes: only the server writes results', async () => {
     const client = await as(server.a);
     const closed = next(client, 'close');

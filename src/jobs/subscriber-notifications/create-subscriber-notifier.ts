@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createGuardedAgent } from '../../service/create-guarded-agent.js';
 import { isRetryableFailure, retryDelayMs } from '../../domain/delivery-retry.js';
 import { maskAddress } from '../../domain/subscriber-notification-messages.js';
 import type { EventBus } from '../../events/event-bus.js';
@@ -23,6 +24,8 @@ export interface SubscriberNotifierOptions {
   sendMails?: SendMails;
   /** undici dispatcher of webhook POSTs; by default one of the notifier's own, closed by close(). */
   http?: Dispatcher;
+  /** LOOKOUT_ALLOW_PRIVATE_TARGETS: the notifier's own dispatcher connects to private addresses too. */
+  allowPrivateTargets?: boolean;
   clock?: AlertClock;
   /** Wait before each retry of a failed attempt (default 10 s, 60 s, 300 s: up to 4 attempts). */
   retryDelaysMs?: readonly number[];
@@ -79,7 +82,7 @@ export function createSubscriberNotifier(options: SubscriberNotifierOptions): Su
   const retryDelaysMs = options.retryDelaysMs ?? [10_000, 60_000, 300_000];
   const leaseMs = options.leaseMs ?? timeoutMs * LEASE_FACTOR;
   const concurrency = options.concurrency ?? 8;
-  const ownDispatcher = options.http ? null : new Agent({ connect: { timeout: timeoutMs } });
+  const ownDispatcher = options.http ? null : createGuardedAgent({ allowPrivateTargets: options.allowPrivateTargets ?? false, connectTimeoutMs: timeoutMs });
   const subscriptions = createStatusPageSubscriptionService({ store, publicUrl: options.publicUrl, timeoutMs });
   const send = createSubscriberMessageSender({
     publicUrl: options.publicUrl,
@@ -164,7 +167,8 @@ export function createSubscriberNotifier(options: SubscriberNotifierOptions): Su
     const next = delay === null || !d.subscription_id ? null : { id: randomUUID(), at: new Date(at.getTime() + delay) };
     return store.transaction(async (tx) => {
       const kept = await tx.subscriberDeliveries.complete(d.id, claimToken, {
-        status: result.ok ? 'SENT' : 'FAILED', error: result.ok ? null : result.error, responseStatus: result.status ?? null, at,
+        // No status is stored: the list would show what an address answers (see webhookFailureReason).
+        status: result.ok ? 'SENT' : 'FAILED', error: result.ok ? null : result.error, responseStatus: null, at,
       });
       if (!kept) return { kept, next: null };
       return { kept, next: next && (await tx.subscriberDeliveries.insertRetry(d, next.id, at, next.at)) ? next : null };

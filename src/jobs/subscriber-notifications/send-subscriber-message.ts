@@ -4,6 +4,7 @@ import {
   notificationEvent, notificationMail, notificationWebhookBody, type NotificationLinks,
 } from '../../domain/subscriber-notification-messages.js';
 import { SIGNATURE_HEADERS, webhookSignature } from '../../domain/webhook-signature.js';
+import { webhookFailureReason } from '../../domain/webhook-failure-reason.js';
 import type { SendMails } from '../../service/status-page-subscription-mailer.js';
 import type { ClaimedSubscriberDelivery } from '../../store/subscriber-deliveries-repository.js';
 
@@ -44,7 +45,7 @@ export function createSubscriberMessageSender(options: SubscriberMessageSenderOp
       target = new URL(url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error('not http(s)');
     } catch {
-      return { ok: false, error: 'the webhook address is not an http(s) URL', retryable: false };
+      return { ok: false, error: 'invalid_url', retryable: false };
     }
     const signal = AbortSignal.timeout(timeoutMs);
     try {
@@ -52,13 +53,13 @@ export function createSubscriberMessageSender(options: SubscriberMessageSenderOp
         method: 'POST', body, headers, signal, dispatcher: options.dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
       });
       await res.body.dump();
-      if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode };
-      return { ok: false, status: res.statusCode, error: `${target.host} answered HTTP ${res.statusCode}` };
+      if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true };
+      // The status decides retrying only: what is stored and shown is the class (see webhookFailureReason).
+      return { ok: false, status: res.statusCode, error: 'http_error' };
     } catch (err) {
-      // Only the host is named: a webhook URL's path or query may carry a token.
-      if (signal.aborted) return { ok: false, error: `no answer from ${target.host} within ${timeoutMs} ms` };
-      const e = err as { code?: string; message?: string };
-      return { ok: false, error: `request to ${target.host} failed: ${e.code ?? e.message ?? String(err)}` };
+      const reason = webhookFailureReason(err, signal.aborted);
+      // A refused target stays refused: trying again cannot help.
+      return reason === 'refused_target' ? { ok: false, error: reason, retryable: false } : { ok: false, error: reason };
     }
   }
 
