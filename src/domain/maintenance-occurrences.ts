@@ -50,6 +50,18 @@ const DRIFT_MS = 3 * DAY_MS;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/**
+ * The earliest instant a window may name, 0001-01-01T00:00:00Z. The pattern above allows the year
+ * 0000 (1 BC), which PostgreSQL stores as "0001 BC" but PGlite's driver sends as ISO text that the
+ * database refuses: a window there was a 500 on one backend and a 201 on the other.
+ */
+const FIRST_INSTANT_MS = Date.parse('0001-01-01T00:00:00Z');
+
+/** The issue of an instant before FIRST_INSTANT_MS, or null. */
+function beforeYearOne(key: 'startsAt' | 'endsAt', instant: Date | null): Issue | null {
+  return instant && instant.getTime() < FIRST_INSTANT_MS ? { key, message: 'must not be before 0001-01-01T00:00:00Z' } : null;
+}
+
 function parseInstant(value: unknown): Date | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
   if (typeof value !== 'string' || !DATE_TIME.test(value)) return null;
@@ -89,7 +101,7 @@ function present<T>(value: T | null | undefined): value is T {
 /**
  * What is wrong with a window's schedule, keyed by the REST field names. Refused: a `timezone` that is
  * not a named IANA zone (UTC offsets such as "+05:00" are not zones, as the API documents); `startsAt`,
- * `endsAt` that are not ISO 8601 date-times; `endsAt` not after `startsAt`; a `repeatUnit` other than
+ * `endsAt` that are not ISO 8601 date-times or fall before the year 1; `endsAt` not after `startsAt`; a `repeatUnit` other than
  * DAY/WEEK/MONTH; a `repeatInterval` that is not an integer 1–365; a `repeatEndsAt` that is not a date
  * or falls before the local date of `startsAt`; `repeatInterval` or `repeatEndsAt` without `repeatUnit`
  * (a one-off window cannot have them: ignoring them would silently drop what the client asked for).
@@ -109,6 +121,7 @@ export function maintenanceWindowIssues(window: MaintenanceSchedule): Issue[] {
   const endsAt = parseInstant(window.endsAt);
   if (!endsAt) issues.push({ key: 'endsAt', message: 'must be an ISO 8601 date-time such as "2025-03-30T02:30:00Z"' });
   else if (startsAt && endsAt.getTime() <= startsAt.getTime()) issues.push({ key: 'endsAt', message: 'must be after startsAt' });
+  for (const early of [beforeYearOne('startsAt', startsAt), beforeYearOne('endsAt', endsAt)]) if (early) issues.push(early);
 
   const unit = window.repeatUnit;
   if (present(unit) && !(REPEAT_UNITS as readonly unknown[]).includes(unit)) {
