@@ -20,16 +20,22 @@ const DOTTED = /^([A-Za-z_][A-Za-z0-9_]*)\.(.*)$/;
 
 const isOperator = (op: string): op is DateOperator => (DATE_OPERATORS as readonly string[]).includes(op);
 
+/**
+ * The earliest instant a filter may name: the year 0000 (1 BC) parses, but PGlite's driver sends it
+ * as ISO text its database refuses (a 500 there; PostgreSQL read it as 1 BC).
+ */
+const FIRST_INSTANT_MS = Date.parse('0001-01-01T00:00:00Z');
+
 function parseDate(text: string): Date | null {
   const date = DATE.exec(text);
   if (date) {
     const d = new Date(`${text}T00:00:00Z`);
     // Reject days a month lacks (2025-02-30), which Date would roll over.
-    return Number.isNaN(d.getTime()) || d.getUTCDate() !== Number(date[3]) ? null : d;
+    return Number.isNaN(d.getTime()) || d.getUTCDate() !== Number(date[3]) || d.getTime() < FIRST_INSTANT_MS ? null : d;
   }
   if (!DATE_TIME.test(text)) return null;
   const d = new Date(text);
-  return Number.isNaN(d.getTime()) ? null : d;
+  return Number.isNaN(d.getTime()) || d.getTime() < FIRST_INSTANT_MS ? null : d;
 }
 
 /**

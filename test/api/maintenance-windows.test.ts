@@ -185,6 +185,9 @@ describe.each(BACKENDS)('maintenance windows over REST ($name)', (backend) => {
     ['endsAt[lt]=soon', 'endsAt.lt'],
     ['startsAt=2031-01-01', 'startsAt'],
     ['startsAt[gt]=2031-01-01&startsAt[gt]=2031-01-02', 'startsAt.gt'],
+    // The year 0000 parses, but PGlite cannot take it as a parameter: it was a 500 there.
+    ['startsAt[gte]=0000-01-01', 'startsAt.gte'],
+    ['endsAt[lt]=0000-06-01T00:00:00Z', 'endsAt.lt'],
   ])('answers 400 naming the key for the filter %s', async (query, key) => {
     for (const path of [WINDOWS, maintenancesOf((await createWindow(s.a)).id)]) {
       const res = await s.a.request('GET', `${path}?${query}`);
