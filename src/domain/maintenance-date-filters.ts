@@ -1,4 +1,6 @@
 import type { Issue } from './lookout-error.js';
+// The year 0000 parses, but the store cannot take it (before-year-one-issue.ts).
+import { FIRST_INSTANT_MS } from './before-year-one-issue.js';
 
 /** The comparison operators a date constraint takes (`startsAt[gte]=…`), as the real API names them. */
 export const DATE_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;
@@ -19,12 +21,6 @@ const BRACKETS = /^([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]$/;
 const DOTTED = /^([A-Za-z_][A-Za-z0-9_]*)\.(.*)$/;
 
 const isOperator = (op: string): op is DateOperator => (DATE_OPERATORS as readonly string[]).includes(op);
-
-/**
- * The earliest instant a filter may name: the year 0000 (1 BC) parses, but PGlite's driver sends it
- * as ISO text its database refuses (a 500 there; PostgreSQL read it as 1 BC).
- */
-const FIRST_INSTANT_MS = Date.parse('0001-01-01T00:00:00Z');
 
 function parseDate(text: string): Date | null {
   const date = DATE.exec(text);

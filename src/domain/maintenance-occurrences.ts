@@ -1,5 +1,6 @@
 import type { Issue } from './lookout-error.js';
 import { localToUtc, namedTimeZone, naiveMs, utcToLocal, type LocalDateTime } from './local-to-utc.js';
+import { beforeYearOneIssue } from './before-year-one-issue.js';
 
 /** How a maintenance window repeats (`repeatUnit` of the public API). */
 export const REPEAT_UNITS = ['DAY', 'WEEK', 'MONTH'] as const;
@@ -49,18 +50,6 @@ const DRIFT_MS = 3 * DAY_MS;
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/**
- * The earliest instant a window may name, 0001-01-01T00:00:00Z. The pattern above allows the year
- * 0000 (1 BC), which PostgreSQL stores as "0001 BC" but PGlite's driver sends as ISO text that the
- * database refuses: a window there was a 500 on one backend and a 201 on the other.
- */
-const FIRST_INSTANT_MS = Date.parse('0001-01-01T00:00:00Z');
-
-/** The issue of an instant before FIRST_INSTANT_MS, or null. */
-function beforeYearOne(key: 'startsAt' | 'endsAt', instant: Date | null): Issue | null {
-  return instant && instant.getTime() < FIRST_INSTANT_MS ? { key, message: 'must not be before 0001-01-01T00:00:00Z' } : null;
-}
 
 function parseInstant(value: unknown): Date | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
@@ -121,7 +110,7 @@ export function maintenanceWindowIssues(window: MaintenanceSchedule): Issue[] {
   const endsAt = parseInstant(window.endsAt);
   if (!endsAt) issues.push({ key: 'endsAt', message: 'must be an ISO 8601 date-time such as "2025-03-30T02:30:00Z"' });
   else if (startsAt && endsAt.getTime() <= startsAt.getTime()) issues.push({ key: 'endsAt', message: 'must be after startsAt' });
-  for (const early of [beforeYearOne('startsAt', startsAt), beforeYearOne('endsAt', endsAt)]) if (early) issues.push(early);
+  for (const early of [beforeYearOneIssue('startsAt', startsAt), beforeYearOneIssue('endsAt', endsAt)]) if (early) issues.push(early);
 
   const unit = window.repeatUnit;
   if (present(unit) && !(REPEAT_UNITS as readonly unknown[]).includes(unit)) {
