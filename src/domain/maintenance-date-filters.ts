@@ -1,4 +1,6 @@
 import type { Issue } from './lookout-error.js';
+// The year 0000 parses, but the store cannot take it (before-year-one-issue.ts).
+import { FIRST_INSTANT_MS } from './before-year-one-issue.js';
 
 /** The comparison operators a date constraint takes (`startsAt[gte]=…`), as the real API names them. */
 export const DATE_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;
@@ -25,11 +27,11 @@ function parseDate(text: string): Date | null {
   if (date) {
     const d = new Date(`${text}T00:00:00Z`);
     // Reject days a month lacks (2025-02-30), which Date would roll over.
-    return Number.isNaN(d.getTime()) || d.getUTCDate() !== Number(date[3]) ? null : d;
+    return Number.isNaN(d.getTime()) || d.getUTCDate() !== Number(date[3]) || d.getTime() < FIRST_INSTANT_MS ? null : d;
   }
   if (!DATE_TIME.test(text)) return null;
   const d = new Date(text);
-  return Number.isNaN(d.getTime()) ? null : d;
+  return Number.isNaN(d.getTime()) || d.getTime() < FIRST_INSTANT_MS ? null : d;
 }
 
 /**

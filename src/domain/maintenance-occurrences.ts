@@ -1,5 +1,6 @@
 import type { Issue } from './lookout-error.js';
 import { localToUtc, namedTimeZone, naiveMs, utcToLocal, type LocalDateTime } from './local-to-utc.js';
+import { beforeYearOneIssue } from './before-year-one-issue.js';
 
 /** How a maintenance window repeats (`repeatUnit` of the public API). */
 export const REPEAT_UNITS = ['DAY', 'WEEK', 'MONTH'] as const;
@@ -89,7 +90,7 @@ function present<T>(value: T | null | undefined): value is T {
 /**
  * What is wrong with a window's schedule, keyed by the REST field names. Refused: a `timezone` that is
  * not a named IANA zone (UTC offsets such as "+05:00" are not zones, as the API documents); `startsAt`,
- * `endsAt` that are not ISO 8601 date-times; `endsAt` not after `startsAt`; a `repeatUnit` other than
+ * `endsAt` that are not ISO 8601 date-times or fall before the year 1; `endsAt` not after `startsAt`; a `repeatUnit` other than
  * DAY/WEEK/MONTH; a `repeatInterval` that is not an integer 1–365; a `repeatEndsAt` that is not a date
  * or falls before the local date of `startsAt`; `repeatInterval` or `repeatEndsAt` without `repeatUnit`
  * (a one-off window cannot have them: ignoring them would silently drop what the client asked for).
@@ -109,6 +110,7 @@ export function maintenanceWindowIssues(window: MaintenanceSchedule): Issue[] {
   const endsAt = parseInstant(window.endsAt);
   if (!endsAt) issues.push({ key: 'endsAt', message: 'must be an ISO 8601 date-time such as "2025-03-30T02:30:00Z"' });
   else if (startsAt && endsAt.getTime() <= startsAt.getTime()) issues.push({ key: 'endsAt', message: 'must be after startsAt' });
+  for (const early of [beforeYearOneIssue('startsAt', startsAt), beforeYearOneIssue('endsAt', endsAt)]) if (early) issues.push(early);
 
   const unit = window.repeatUnit;
   if (present(unit) && !(REPEAT_UNITS as readonly unknown[]).includes(unit)) {

@@ -15,10 +15,12 @@ import { createErrorFormatter } from './errors.js';
 import { createReferenceResolver } from './federation.js';
 import { landingPagePlugin } from './landing-page.js';
 import { createGraphqlRouteGuard } from './graphql-route-guard.js';
+import { createDocumentGuard } from './create-document-guard.js';
 import { legacyJsonStatus } from './legacy-json-status.js';
 import { loadTypeDefs } from './load-type-defs.js';
 import { DEFAULT_INTROSPECTION_COST } from './operation-measure.js';
-import { DEFAULT_REQUEST_SIZE_LIMITS } from './request-size-error.js';
+import { DEFAULT_REQUEST_SIZE_LIMITS, variablesDepthLimit } from './request-size-error.js';
+import { documentLimitsOf, tooManyTokensError, type DocumentLimits } from './document-limit-error.js';
 import { createRestClient, type RestClient } from './rest-client.js';
 import { checkGroupResolvers } from './resolvers/check-group-resolvers.js';
 import { checkMutationResolvers } from './resolvers/check-mutation-resolvers.js';
@@ -82,7 +84,7 @@ export interface GraphqlOptions {
   app: FastifyInstance;
   config: Pick<GraphqlSettings, 'graphqlBackendUrl' | 'graphqlRestBudget'> & Partial<Pick<GraphqlSettings,
     'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost' | 'graphqlIntrospection' | 'graphqlLandingPage'
-    | 'graphqlMaxDocumentBytes' | 'graphqlMaxVariablesBytes' | 'graphqlIntrospectionCost' | 'maxErrorIssues'>>;
+    | 'graphqlMaxDocumentBytes' | 'graphqlMaxVariablesBytes' | 'graphqlIntrospectionCost' | 'maxErrorIssues' | 'maxJsonDepth'>>;
   logger: Logger;
   /** More resolver maps (subscriptions) merged over the core ones. */
   resolvers?: ResolverMap[];
@@ -110,8 +112,11 @@ const TOO_MANY_VARIABLE_ERRORS = 'Too many errors processing variables';
  * Apollo raises a few request errors with an HTTP status but no code (an APQ hash that does not match
  * its query): they are the caller's mistake, shown as BAD_REQUEST rather than masked as internal.
  */
-function withUncodedRequestErrors(format: ReturnType<typeof createErrorFormatter>): ReturnType<typeof createErrorFormatter> {
+function withUncodedRequestErrors(format: ReturnType<typeof createErrorFormatter>, limits: DocumentLimits): ReturnType<typeof createErrorFormatter> {
   return (formatted, error) => {
+    // A parse stopped by maxTokens is a GRAPHQL_PARSE_FAILED to Apollo: it gets the limit's own code.
+    const tokens = formatted.extensions?.code === 'GRAPHQL_PARSE_FAILED' ? tooManyTokensError(error, limits) : null;
+    if (tokens) return { message: tokens.message, extensions: { code: tokens.extensions.code, limit: tokens.extensions.limit } };
     if (error instanceof GraphQLError && !error.path && error.message.startsWith(TOO_MANY_VARIABLE_ERRORS)) {
       return { message: formatted.message, extensions: { code: 'BAD_USER_INPUT' } };
     }
@@ -138,17 +143,22 @@ export async function createGraphql({ app, config, logger, resolvers = [], plugi
   // This process's own REST service is served in-process: no socket, the same hooks as over HTTP.
   const client = createRestClient({ backend: remote ? () => remote : createInProcessDispatcher(app), budget: config.graphqlRestBudget, maxErrorIssues: config.maxErrorIssues });
   const contextFromHeaders = createContextFactory({ client, logger });
+  const documentLimits = documentLimitsOf(config);
   const guard = createGraphqlRouteGuard({
     verify: createCallerVerifier({ client }),
     limits: {
       maxDocumentBytes: config.graphqlMaxDocumentBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxDocumentBytes,
       maxVariablesBytes: config.graphqlMaxVariablesBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxVariablesBytes,
+      maxVariablesDepth: variablesDepthLimit(config.maxJsonDepth),
     },
+    checkDocument: createDocumentGuard(documentLimits),
   });
 
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
-    formatError: withUncodedRequestErrors(createErrorFormatter(logger)),
+    formatError: withUncodedRequestErrors(createErrorFormatter(logger), documentLimits),
+    // The route's guard parsed the document with the same limit; this bounds a persisted query's.
+    parseOptions: { maxTokens: documentLimits.maxTokens },
     includeStacktraceInErrorResponses: false,
     introspection: config.graphqlIntrospection ?? true,
     // A request is served only when a browser would have preflighted it: a content type other than

@@ -11,7 +11,10 @@ export type GraphqlErrorCode =
   // The backend answers but its database is away (503) or full (507): the REST code passes through.
   | 'DATABASE_UNAVAILABLE' | 'STORAGE_FULL'
   // Refused before the document is parsed (HTTP 413): see request-size-error.ts.
-  | 'DOCUMENT_TOO_LARGE' | 'VARIABLES_TOO_LARGE' | 'REQUEST_TOO_LARGE';
+  | 'DOCUMENT_TOO_LARGE' | 'VARIABLES_TOO_LARGE' | 'REQUEST_TOO_LARGE'
+  // Refused before parsing, at parse time or before validation (HTTP 400): see request-size-error.ts
+  // and document-limit-error.ts.
+  | 'VARIABLES_TOO_DEEP' | 'TOO_MANY_TOKENS' | 'TOO_MANY_FRAGMENTS' | 'TOO_MANY_REPEATED_FIELDS' | 'FRAGMENT_CYCLE';
 
 const CODE_OF_STATUS: Record<number, GraphqlErrorCode> = {
   400: 'BAD_USER_INPUT',

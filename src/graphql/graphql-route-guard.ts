@@ -38,9 +38,16 @@ function refusal(err: unknown): GraphQLError {
  * - `bodyLimit` and `errorHandler`: a body larger than both size limits and some slack is not read
  *   past that size and answered REQUEST_TOO_LARGE (413).
  * - `preHandler` (body read, document unparsed): a document or variables over their limit is
- *   answered DOCUMENT_TOO_LARGE or VARIABLES_TOO_LARGE (413).
+ *   answered DOCUMENT_TOO_LARGE or VARIABLES_TOO_LARGE (413), variables nested too deep
+ *   VARIABLES_TOO_DEEP (400); then the document is parsed with its token limit and checked
+ *   against the limits that bound validation (createDocumentGuard: 400 with the limit's code).
  */
-export function createGraphqlRouteGuard({ verify, limits }: { verify: CallerVerifier; limits: RequestSizeLimits }) {
+export function createGraphqlRouteGuard({ verify, limits, checkDocument }: {
+  verify: CallerVerifier;
+  limits: RequestSizeLimits;
+  /** The document's own limits (createDocumentGuard), once its size is known to be within them. */
+  checkDocument?: (query: unknown) => GraphQLError | null;
+}) {
   return {
     bodyLimit: maxBodyBytes(limits),
     async onRequest(req: FastifyRequest, reply: FastifyReply) {
@@ -56,7 +63,8 @@ export function createGraphqlRouteGuard({ verify, limits }: { verify: CallerVeri
       // A batch (which Apollo refuses unless enabled) is measured operation by operation.
       for (const operation of Array.isArray(params) ? params : [params]) {
         if (!operation || typeof operation !== 'object') continue;
-        const error = requestSizeError(operation as { query?: unknown; variables?: unknown }, limits);
+        const { query, variables } = operation as { query?: unknown; variables?: unknown };
+        const error = requestSizeError({ query, variables }, limits) ?? checkDocument?.(query) ?? null;
         if (error) return sendError(req, reply, error);
       }
     },

@@ -23,6 +23,8 @@ export interface GraphqlSettings {
   graphqlMaxVariablesBytes: number;
   /** What one `__schema` introspection field counts towards the cost limit. */
   graphqlIntrospectionCost: number;
+  /** Deepest nesting of a JSON body (`LOOKOUT_MAX_JSON_DEPTH`): GraphQL variables may nest one level more. */
+  maxJsonDepth: number;
   /** Invalid keys an error answer lists at most. */
   maxErrorIssues: number;
 }

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { jsonDepthExceeds, jsonTextDepthExceeds } from './json-depth-exceeds.js';
 
 /** How large an operation may be, checked before its document is parsed. */
 export interface RequestSizeLimits {
@@ -6,10 +7,20 @@ export interface RequestSizeLimits {
   maxDocumentBytes: number;
   /** Bytes of the variables as JSON (`GRAPHQL_MAX_VARIABLES_BYTES`). */
   maxVariablesBytes: number;
+  /**
+   * Deepest nesting of arrays and objects in the variables, the variables object at depth 1
+   * (`LOOKOUT_MAX_JSON_DEPTH` + 1: an input variable is the body of the REST call it makes).
+   */
+  maxVariablesDepth: number;
 }
 
-/** The limits when the configuration does not say (100 KiB of document, 1 MiB of variables). */
-export const DEFAULT_REQUEST_SIZE_LIMITS: RequestSizeLimits = { maxDocumentBytes: 100 * 1024, maxVariablesBytes: 1024 * 1024 };
+/** The limits when the configuration does not say (100 KiB of document, 1 MiB of variables, 33 levels). */
+export const DEFAULT_REQUEST_SIZE_LIMITS: RequestSizeLimits = { maxDocumentBytes: 100 * 1024, maxVariablesBytes: 1024 * 1024, maxVariablesDepth: 33 };
+
+/** Deepest variables an operation may send: a REST body's depth (`LOOKOUT_MAX_JSON_DEPTH`), plus the variables object around it. */
+export function variablesDepthLimit(maxJsonDepth: number | undefined): number {
+  return maxJsonDepth === undefined ? DEFAULT_REQUEST_SIZE_LIMITS.maxVariablesDepth : maxJsonDepth + 1;
+}
 
 /** Bytes of a request body beyond the document and variables limits: the envelope, the operation name, APQ extensions. */
 export const BODY_SLACK_BYTES = 64 * 1024;
@@ -23,6 +34,11 @@ function tooLarge(code: string, what: string, value: number, limit: number): Gra
   return new GraphQLError(`${what} ${value} bytes; at most ${limit} are allowed`, { extensions: { code, limit, value, http: { status: 413 } } });
 }
 
+/** Whether `variables` (parsed, or a GET's JSON text) nest deeper than `maxDepth`, found without recursion. */
+function variablesTooDeep(variables: unknown, maxDepth: number): boolean {
+  return typeof variables === 'string' ? jsonTextDepthExceeds(variables, maxDepth) : jsonDepthExceeds(variables, maxDepth);
+}
+
 /** Bytes of `variables` as JSON: a GET's variables are already JSON text, a POST's were parsed from it. */
 function variablesBytes(variables: unknown): number {
   if (variables === undefined || variables === null) return 0;
@@ -32,8 +48,8 @@ function variablesBytes(variables: unknown): number {
 
 /**
  * Refuses an operation whose document or variables are larger than the limits, with the coded error
- * DOCUMENT_TOO_LARGE or VARIABLES_TOO_LARGE (HTTP 413, `limit` and `value` in bytes); null when within
- * both. Called on the request as received, before the document is parsed: the work an operation may
+ * DOCUMENT_TOO_LARGE or VARIABLES_TOO_LARGE (HTTP 413, `limit` and `value` in bytes), or whose
+ * variables nest too deep, VARIABLES_TOO_DEEP (HTTP 400); null when within all. Called on the request as received, before the document is parsed: the work an operation may
  * cause begins with parsing, and parsing is linear in the document's size. An operation sent as an
  * APQ hash alone has no document to measure.
  */
@@ -41,6 +57,13 @@ export function requestSizeError(request: { query?: unknown; variables?: unknown
   if (typeof request.query === 'string' && request.query.length > 0) {
     const bytes = Buffer.byteLength(request.query, 'utf8');
     if (bytes > limits.maxDocumentBytes) return tooLarge('DOCUMENT_TOO_LARGE', 'The document has', bytes, limits.maxDocumentBytes);
+  }
+  // Before anything serializes or coerces them: both recurse, and a value nested 10,000 deep
+  // (used or not) would exhaust the stack.
+  if (variablesTooDeep(request.variables, limits.maxVariablesDepth)) {
+    return new GraphQLError(`The variables are nested deeper than ${limits.maxVariablesDepth} levels`, {
+      extensions: { code: 'VARIABLES_TOO_DEEP', limit: limits.maxVariablesDepth, http: { status: 400 } },
+    });
   }
   const bytes = variablesBytes(request.variables);
   if (bytes > limits.maxVariablesBytes) return tooLarge('VARIABLES_TOO_LARGE', 'The variables have (as JSON)', bytes, limits.maxVariablesBytes);

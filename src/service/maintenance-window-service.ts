@@ -22,6 +22,7 @@ import {
   readWindowView, toMaintenanceUpdateView, toMaintenanceView, toMaintenanceWindowView, windowLinks, type WindowLinks,
 } from './maintenance-window-view.js';
 import { createMaintenanceWrite, type MaintenanceChange } from './maintenance-write.js';
+import { beforeYearOneIssue } from '../domain/before-year-one-issue.js';
 
 /**
  * How create fills and PUT merges a window (merge-update.ts): absent keeps (PUT) or takes the
@@ -245,6 +246,7 @@ export function createMaintenanceWindowService({ store, bus, clock, logger }: Ma
           if (!body.startsAt && !body.endsAt) return { view: toMaintenanceView(row), changed: false };
           const startsAt = body.startsAt ? new Date(body.startsAt) : row.starts_at;
           const endsAt = body.endsAt ? new Date(body.endsAt) : row.ends_at;
+          assertValid([beforeYearOneIssue('startsAt', startsAt), beforeYearOneIssue('endsAt', endsAt)].filter((i) => i !== null));
           if (endsAt.getTime() <= startsAt.getTime()) {
             assertValid([body.endsAt ? { key: 'endsAt', message: 'must be after startsAt' } : { key: 'startsAt', message: 'must be before endsAt' }]);
           }
@@ -289,9 +291,9 @@ export function createMaintenanceWindowService({ store, bus, clock, logger }: Ma
           const at = now();
           const row = await lockedMaintenance(tx, accountId, windowId, maintenanceId);
           const current = { status: row.status as MaintenanceStatus, startsAt: row.starts_at, endsAt: row.ends_at };
-          const { issues, outcome } = maintenanceUpdateOutcome(current, {
-            status: body.status, startsAt: body.startsAt ? new Date(body.startsAt) : null, endsAt: body.endsAt ? new Date(body.endsAt) : null,
-          }, at);
+          const sent = { startsAt: body.startsAt ? new Date(body.startsAt) : null, endsAt: body.endsAt ? new Date(body.endsAt) : null };
+          assertValid([beforeYearOneIssue('startsAt', sent.startsAt), beforeYearOneIssue('endsAt', sent.endsAt)].filter((i) => i !== null));
+          const { issues, outcome } = maintenanceUpdateOutcome(current, { status: body.status, ...sent }, at);
           assertValid(issues);
           const { startsAt, endsAt, datesChanged } = outcome!;
           const update = await tx.maintenanceUpdates.insert(accountId, windowId, maintenanceId, randomUUID(), {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { fuzzParameters } from '../support/fuzz-parameters.js';
 
 const ROUTES = [
   '/v1/checks', '/v1/checks/api', '/v1/checks/browser', '/v1/checks/multistep', '/v1/checks/heartbeat',
@@ -51,7 +52,7 @@ describe('create routes under random input', () => {
         expect(await count(table)).toBe(res.status === 201 ? before + 1 : before);
       }),
       // Random locally (to keep finding new cases); fixed in CI so a landing is reproducible. FUZZ_SEED overrides.
-      { numRuns: 300, ...(process.env.FUZZ_SEED || process.env.CI ? { seed: Number(process.env.FUZZ_SEED ?? 20261122) } : {}) },
+      fuzzParameters(300, 20261122),
     );
   });
 });

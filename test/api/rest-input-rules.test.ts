@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answersWithin } from '../support/answers-within.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
+import { fuzzParameters } from '../support/fuzz-parameters.js';
 
-/** Fixed in CI so a landing is reproducible, random locally; FUZZ_SEED overrides. */
-const FUZZ = process.env.FUZZ_SEED || process.env.CI ? { seed: Number(process.env.FUZZ_SEED ?? 20261124) } : {};
 
 /** The largest error answer any bad input may produce (a few dozen issues of a few hundred bytes). */
 const MAX_ERROR_BYTES = 16 * 1024;
@@ -241,7 +240,7 @@ describe.each(BACKENDS)('the shared input rules of the REST API ($name)', (backe
             if (res.status === 400) expectBoundedValidation(res, res.body.validation.source);
           },
         ),
-        { numRuns: 300, ...FUZZ },
+        fuzzParameters(300, 20261124),
       );
       expect(await count('checks')).toBe(before);
     });
@@ -262,7 +261,7 @@ describe.each(BACKENDS)('the shared input rules of the REST API ($name)', (backe
           if (res.status === 400) expectBoundedValidation(res, 'payload');
           expect(await count('alert_channels')).toBe(res.status === 201 ? before + 1 : before);
         }),
-        { numRuns: 200, ...FUZZ },
+        fuzzParameters(200, 20261124),
       );
     });
   });

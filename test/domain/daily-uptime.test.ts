@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dailyUptime, type UptimeIncident, type UptimeInput, type UptimeMaintenance } from '../../src/domain/daily-uptime.js';
 import { INCIDENT_SEVERITIES } from '../../src/domain/service-state.js';
+import { fuzzParameters } from '../support/fuzz-parameters.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -98,7 +99,6 @@ describe('daily uptime properties', () => {
     days: fc.integer({ min: 1, max: 40 }),
     createdAt: fc.integer({ min: -60 * DAY, max: DAY }).map((offset) => new Date(T + offset)),
   }).map((input): UptimeInput => ({ ...input, now: new Date(T) }));
-  const seed = process.env.FUZZ_SEED || process.env.CI ? { seed: Number(process.env.FUZZ_SEED ?? 20260310) } : {};
   const inRange = (value: number | null) => value === null || (value >= 0 && value <= 100);
 
   it('keeps every uptime within 0–100 and gives one bar per day', () => {
@@ -110,7 +110,7 @@ describe('daily uptime properties', () => {
         expect(inRange(day.uptime)).toBe(true);
         expect(day.downtimeMs + day.degradedMs).toBeLessThanOrEqual(day.measuredMs);
       }
-    }), { numRuns: 500, ...seed });
+    }), fuzzParameters(500, 20260310));
   });
 
   it('never raises uptime when an incident is added', () => {
@@ -119,6 +119,6 @@ describe('daily uptime properties', () => {
       const after = dailyUptime({ ...input, incidents: [...input.incidents, extra] });
       expect(after.uptime ?? 100).toBeLessThanOrEqual((before.uptime ?? 100) + 1e-9);
       after.days.forEach((day, i) => expect(day.uptime ?? 100).toBeLessThanOrEqual((before.days[i]!.uptime ?? 100) + 1e-9));
-    }), { numRuns: 500, ...seed });
+    }), fuzzParameters(500, 20260310));
   });
 });

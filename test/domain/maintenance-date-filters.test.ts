@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DATE_OPERATORS, parseDateFilters } from '../../src/domain/maintenance-date-filters.js';
+import { fuzzParameters } from '../support/fuzz-parameters.js';
 
-const fuzz = process.env.FUZZ_SEED || process.env.CI ? { seed: Number(process.env.FUZZ_SEED ?? 20260311) } : {};
 const FIELDS = ['startsAt', 'endsAt'] as const;
 
 describe('parseDateFilters', () => {
@@ -58,7 +58,7 @@ describe('parseDateFilters', () => {
           expect(Number.isNaN((d as Date).getTime())).toBe(false);
         }
       }
-    }), { numRuns: 500, ...fuzz });
+    }), fuzzParameters(500, 20260311));
   });
 
   it('reads back every constraint it is given as ISO date-times', () => {
@@ -71,6 +71,6 @@ describe('parseDateFilters', () => {
       for (const [field, c] of Object.entries(wanted)) {
         for (const [op, d] of Object.entries(c ?? {})) expect((filters as any)[field][op].getTime()).toBe((d as Date).getTime());
       }
-    }), { numRuns: 200, ...fuzz });
+    }), fuzzParameters(200, 20260311));
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { unstorableInputIssues, unstorableStringMessage } from '../../src/domain/unstorable-input-issues.js';
+import { fuzzParameters } from '../support/fuzz-parameters.js';
 
 const rules = { maxDepth: 4, maxIssues: 3 };
 
@@ -44,6 +45,6 @@ describe('unstorableInputIssues', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => {
       const survives = Buffer.from(text, 'utf8').toString('utf8') === text && !text.includes('\u0000');
       expect(unstorableStringMessage(text) === null).toBe(survives);
-    }), { numRuns: 2000, ...(process.env.FUZZ_SEED || process.env.CI ? { seed: Number(process.env.FUZZ_SEED ?? 20261124) } : {}) });
+    }), fuzzParameters(2000, 20261124));
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toGlobalId } from '../../src/graphql/global-id.js';
 import { countRestRequests, gql } from '../support/graphql.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { fuzzParameters } from '../support/fuzz-parameters.js';
 
 /**
  * Random operations over the graph's REST-backed fields, built from a small grammar: each is sent to
@@ -86,7 +87,7 @@ describe('the cost estimate of an operation', () => {
           expect(counter.count, query).toBeLessThanOrEqual(estimated!);
           expect(res.extensions!.cost!.restCalls).toBeLessThanOrEqual(estimated!);
         }),
-        { numRuns: 60, ...(process.env.FUZZ_SEED || process.env.CI ? { seed: Number(process.env.FUZZ_SEED ?? 20261122) } : {}) },
+        fuzzParameters(60, 20261122),
       );
     } finally {
       counter.stop();

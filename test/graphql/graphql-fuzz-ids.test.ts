@@ -4,9 +4,9 @@ import { offsetConnection, offsetWindows } from '../../src/graphql/connection.js
 import { fromGlobalId, isIntegerId, isUuid, toGlobalId } from '../../src/graphql/global-id.js';
 import { gql } from '../support/graphql.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { fuzzParameters } from '../support/fuzz-parameters.js';
 
-const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI ? 20261122 : undefined;
-const params = (numRuns: number) => ({ numRuns, ...(seed === undefined ? {} : { seed }) });
+const params = (numRuns: number) => fuzzParameters(numRuns, 20261122);
 
 /** Strings a client could send as ids and cursors: random text, base64url text, and near-misses of real ones. */
 const idLike = fc.oneof(

@@ -8,9 +8,9 @@ import { buildExecutableSchema } from '../../src/graphql/build-executable-schema
 import { loadTypeDefs } from '../../src/graphql/create-graphql.js';
 import { gql, type GraphqlResult } from '../support/graphql.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { fuzzParameters } from '../support/fuzz-parameters.js';
 
-const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI ? 20261122 : undefined;
-const params = (numRuns: number) => ({ numRuns, ...(seed === undefined ? {} : { seed }) });
+const params = (numRuns: number) => fuzzParameters(numRuns, 20261122);
 
 /** Any UTF-16 code unit, lone surrogates and NUL included: what JSON can carry, not only what text should hold. */
 const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));

@@ -35,7 +35,7 @@ describe('the subscription document cache', () => {
   });
 
   it('keeps the most recently used operations and forgets the oldest beyond its size', () => {
-    const cache = createDocumentCache(schema, 2);
+    const cache = createDocumentCache(schema, {}, 2);
     const a = cache.parse('query A { hello }');
     cache.parse('query B { hello }');
     cache.parse('query A { hello }');

@@ -7,7 +7,8 @@ import { limitError } from '../cost-plugin.js';
 import { createInProcessDispatcher } from '../create-in-process-dispatcher.js';
 import { createRemoteEventSources } from '../create-remote-event-source.js';
 import { DEFAULT_INTROSPECTION_COST, measureOperation } from '../operation-measure.js';
-import { DEFAULT_REQUEST_SIZE_LIMITS } from '../request-size-error.js';
+import { DEFAULT_REQUEST_SIZE_LIMITS, variablesDepthLimit } from '../request-size-error.js';
+import { documentLimitsOf } from '../document-limit-error.js';
 import { createBusEventSources } from './create-bus-event-sources.js';
 import { createRestAuthenticator } from './create-rest-authenticator.js';
 import { createSubscriptionServer, type SubscriptionServer } from './create-subscription-server.js';
@@ -19,7 +20,7 @@ export interface GraphqlSubscriptionsOptions {
   schema: GraphQLSchema;
   bus: EventBus;
   config: Pick<GraphqlSettings, 'graphqlBackendUrl' | 'graphqlMaxDepth' | 'graphqlMaxAliases' | 'graphqlMaxCost'>
-    & Partial<Pick<GraphqlSettings, 'graphqlIntrospectionCost' | 'graphqlMaxDocumentBytes' | 'graphqlMaxVariablesBytes'>>;
+    & Partial<Pick<GraphqlSettings, 'graphqlIntrospectionCost' | 'graphqlMaxDocumentBytes' | 'graphqlMaxVariablesBytes' | 'maxJsonDepth'>>;
   logger: Logger;
   /** Context of queries and mutations sent over a socket: the HTTP endpoint's context factory. */
   contextFromHeaders?: (headers: Record<string, string>) => object;
@@ -48,7 +49,9 @@ export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, c
     sizeLimits: {
       maxDocumentBytes: config.graphqlMaxDocumentBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxDocumentBytes,
       maxVariablesBytes: config.graphqlMaxVariablesBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxVariablesBytes,
+      maxVariablesDepth: variablesDepthLimit(config.maxJsonDepth),
     },
+    documentLimits: documentLimitsOf(config),
     checkOperation: (document, operationName, variables) => {
       const error = limitError(measureOperation(schema, document, operationName, variables, measure), limits);
       if (!error) return null;

@@ -9,6 +9,7 @@ import { DEFAULT_REQUEST_SIZE_LIMITS, maxBodyBytes, requestSizeError, type Reque
 import type { AccountEventSources, AccountEventsLease } from './account-event-source.js';
 import { connectionHeaders, type ConnectionAuthenticator } from './create-rest-authenticator.js';
 import { createDocumentCache } from './document-cache.js';
+import { DEFAULT_DOCUMENT_LIMITS, documentLimitError, tooManyTokensError, type DocumentLimits } from '../document-limit-error.js';
 import { createEventContexts } from './create-event-contexts.js';
 import { subscribePerEvent } from './subscribe-per-event.js';
 import { createSubscriptionFanOut, SharedResult } from './subscription-fan-out.js';
@@ -60,6 +61,11 @@ export interface SubscriptionServerOptions {
    * larger than both and some slack closes the socket with 1009 (WebSocket "Message Too Big").
    */
   sizeLimits?: RequestSizeLimits;
+  /**
+   * Limits on a `subscribe`'s document (the HTTP endpoint's): past the token limit the parser stops;
+   * past the others the operation is answered with an `error` message before it is validated.
+   */
+  documentLimits?: DocumentLimits;
 }
 
 /** What a running subscription server offers its owner. */
@@ -96,6 +102,12 @@ interface SocketState {
 /** Keep-alive slices: each socket is pinged in one of them, so pings are spread over the period. */
 const KEEP_ALIVE_SLICES = 16;
 
+/** A refusal as a socket's `error` message carries it: there is no HTTP status to set. */
+function withoutHttp(error: GraphQLError): GraphQLError {
+  const { http: _http, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, { extensions });
+}
+
 function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
   if (value && typeof value === 'object') {
@@ -126,7 +138,8 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     onExecute: (key, subscribers) => monitor.emit('execute', key, subscribers),
     onError: (err, key) => logger.error({ err, key }, 'a shared subscription failed'),
   });
-  const documents = createDocumentCache(schema);
+  const documentLimits = options.documentLimits ?? DEFAULT_DOCUMENT_LIMITS;
+  const documents = createDocumentCache(schema, { maxTokens: documentLimits.maxTokens });
   const eventContexts = options.operationContext ? createEventContexts(options.operationContext) : null;
 
   const admit = (state: SocketState, bytes: number): boolean => {
@@ -192,22 +205,23 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       // Only acknowledged sockets get here (graphql-ws closes others with 4401 unparsed); sizes are
       // decided before anything parses the document.
       const tooLarge = requestSizeError(payload ?? {}, sizeLimits);
-      if (tooLarge) {
-        const { http: _http, ...extensions } = tooLarge.extensions;
-        return [new GraphQLError(tooLarge.message, { extensions })];
-      }
+      if (tooLarge) return [withoutHttp(tooLarge)];
       // graphql-ws has already registered this one: more than the limit means one too many.
       if (Object.keys(ctx.subscriptions).length > maxSubscriptions) {
         return [new GraphQLError(`Too many subscriptions on this socket: at most ${maxSubscriptions} at once`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
       }
-      if (options.checkOperation && typeof payload?.query === 'string') {
+      if (typeof payload?.query === 'string') {
         let document: DocumentNode;
         try {
           document = documents.parse(payload.query);
-        } catch {
-          return undefined; // graphql-ws answers the syntax error itself
+        } catch (err) {
+          // graphql-ws answers other syntax errors itself; the token limit has its own code.
+          const tokens = tooManyTokensError(err, documentLimits);
+          return tokens ? [withoutHttp(tokens)] : undefined;
         }
-        if (documents.validate(schema, document).length > 0) return undefined;
+        const unbounded = documentLimitError(document, documentLimits);
+        if (unbounded) return [withoutHttp(unbounded)];
+        if (!options.checkOperation || documents.validate(schema, document).length > 0) return undefined;
         const refused = options.checkOperation(document, payload.operationName, payload.variables);
         if (refused) return [refused];
       }

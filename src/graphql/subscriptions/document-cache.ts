@@ -12,12 +12,12 @@ interface Cached {
 }
 
 /**
- * Parsed, validated and printed operations by their text, most recently used kept. A dashboard
+ * Parsed (with `parseOptions`: the token limit), validated and printed operations by their text, most recently used kept. A dashboard
  * fleet sends the same subscription on thousands of sockets; graphql-ws keeps each subscription's
  * document (AST, tokens and locations: ~10 KB for a small operation) for as long as it runs, so
  * without sharing, memory per idle socket is mostly copies of one document.
  */
-export function createDocumentCache(schema: GraphQLSchema, max = 1000) {
+export function createDocumentCache(schema: GraphQLSchema, parseOptions: ParseOptions = {}, max = 1000) {
   const byQuery = new Map<string, Cached>();
   const byDocument = new WeakMap<DocumentNode, Cached>();
 
@@ -38,11 +38,11 @@ export function createDocumentCache(schema: GraphQLSchema, max = 1000) {
     },
     /** graphql-ws's `parse`: throws on syntax errors like graphql's. */
     parse(source: string | Source, options?: ParseOptions): DocumentNode {
-      if (typeof source !== 'string' || options) return parse(source, options);
+      if (typeof source !== 'string' || options) return parse(source, { ...parseOptions, ...options });
       const query = source;
       const hit = lookup(query);
       if (hit) return hit.document;
-      const document = parse(query);
+      const document = parse(query, parseOptions);
       if (query.length <= MAX_CACHED_QUERY) {
         const entry: Cached = { query, document };
         byQuery.set(query, entry);
