@@ -160,8 +160,10 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
       ? createRedisConnection({ url: config.redisUrl, role: 'rate limit store', whileDown: 'rate limits are counted per process', logger })
       : undefined;
     if (redis) {
-      // Not awaited: a Redis down at start is one that comes back later; the fallback counts meanwhile.
-      redis.connect().catch(() => {});
+      // Awaited so the first requests count in Redis with the other processes' (a process that
+      // counted them locally would let a client past the shared budget). A Redis down at start
+      // refuses at once (or after the connect timeout): it comes back later, the fallback counts meanwhile.
+      await redis.connect().catch(() => {});
       app.addHook('onClose', async () => { redis.disconnect(); });
     }
     await app.register(rateLimit, {

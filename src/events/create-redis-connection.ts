@@ -1,8 +1,13 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-/** Longest a Redis command may take before it fails (a request never waits longer on Redis). */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
+/**
+ * Longest a Redis command may take before it fails (a request never waits longer on Redis). A Redis
+ * that is down fails commands at once (no offline queue); this bounds a hung one. Not shorter: a
+ * busy event loop runs the timer before it reads an answer already there, and a command timed out
+ * on a healthy Redis counts a rate limit per process.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_500;
 
 /** Options of createRedisConnection. */
 export interface RedisConnectionOptions {
@@ -32,7 +37,8 @@ export function createRedisConnection(options: RedisConnectionOptions): Redis {
     lazyConnect: true,
     enableOfflineQueue: false,
     commandTimeout: options.subscriber ? undefined : REDIS_COMMAND_TIMEOUT_MS,
-    connectTimeout: 1_000,
+    // A loaded machine can take a second to connect to a healthy Redis; requests never wait on this.
+    connectTimeout: 5_000,
     maxRetriesPerRequest: 0,
     autoResubscribe: !options.subscriber,
     // Reconnect attempts back off to 1 s: the service is back to normal soon after Redis is.
@@ -52,4 +58,31 @@ export function createRedisConnection(options: RedisConnectionOptions): Redis {
   // Every failed reconnect attempt emits one; the state change above is what operators need.
   redis.on('error', (err) => options.logger?.debug({ err, role: options.role }, `Redis (${options.role}) connection error`));
   return redis;
+}
+
+/**
+ * Connects and waits until the connection is ready, through ioredis's own reconnect attempts, for
+ * at most `withinMs`: one attempt lost on a loaded machine (a slow connect, a ready check timed
+ * out) must not fail a process's start. Rejects with the last error when the time is up.
+ */
+export async function connectRedis(redis: Redis, withinMs = 10_000): Promise<void> {
+  if (redis.status === 'ready') return;
+  let lastError: unknown;
+  const onError = (err: unknown) => { lastError = err; };
+  redis.on('error', onError);
+  let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      onReady = resolve;
+      redis.once('ready', onReady);
+      timer = setTimeout(() => reject(new Error(`Redis not ready within ${withinMs} ms: ${lastError instanceof Error ? lastError.message : 'no answer'}`)), withinMs);
+      // A failed first attempt is followed by ioredis's reconnects (retryStrategy); 'ready' settles it.
+      redis.connect().catch((err: unknown) => { lastError = err; });
+    });
+  } finally {
+    clearTimeout(timer);
+    if (onReady) redis.off('ready', onReady);
+    redis.off('error', onError);
+  }
 }

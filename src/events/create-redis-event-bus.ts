@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createRedisConnection } from './create-redis-connection.js';
+import { connectRedis, createRedisConnection } from './create-redis-connection.js';
 import type { EventBus, StoredEventHandler } from './event-bus.js';
 import type { LookoutEvent, LookoutEventType } from './lookout-event.js';
 
@@ -27,7 +27,13 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   // Resubscribing after a reconnect is done below: ioredis's own leaves its promise unhandled, which
   // rejects (an unhandled rejection) when the connection closes before Redis answers.
   const sub = createRedisConnection({ url: options.url, role: 'event bus subscriber', whileDown, logger: options.logger, subscriber: true });
-  await Promise.all([pub.connect(), sub.connect()]);
+  try {
+    await Promise.all([connectRedis(pub), connectRedis(sub)]);
+  } catch (err) {
+    pub.disconnect();
+    sub.disconnect();
+    throw err;
+  }
 
   const handlers = new Map<LookoutEventType, Set<StoredEventHandler>>();
   // Event types whose SUBSCRIBE Redis confirmed on the current connection: the others' events are

@@ -22,7 +22,7 @@ const KEY = 'lo_redis_outage_test_key_0123456789abcd';
 const ACCOUNT = '7c2b4f0e-1a3d-4e5f-8a9b-0c1d2e3f4a5b';
 const HEADERS = { authorization: `Bearer ${KEY}`, 'x-lookout-account': ACCOUNT };
 const LIMIT = 8;
-/** Far above the server's Redis command timeout (500 ms) and far below the seconds a request waited before. */
+/** Far above the server's Redis command timeout (1.5 s; a killed Redis fails commands at once) and far below the seconds a request waited before. */
 const ANSWER_BOUND_MS = 4_000;
 
 /** Resolves when the process prints a line matching `pattern` from now on (or already has, `count` times). */
