@@ -6,6 +6,7 @@ import { startHttpTarget, type HttpTarget } from '../support/http-target.js';
 import { spawnAgent, type SpawnedAgent } from '../support/spawn-agent.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { until } from '../support/until.js';
+import { readSseData } from '../support/read-sse-data.js';
 
 /**
  * Two `lookout serve` processes on one PostgreSQL and Redis, and `lookout agent` processes: the
@@ -27,20 +28,9 @@ function followResults(server: SpawnedServer): { events: { checkId: string; resu
   const abort = new AbortController();
   void (async () => {
     const res = await fetch(`${server.url}/v1/events/stream?types=checkResultCreated`, { headers: { authorization: `Bearer ${KEY}`, 'x-lookout-account': ACCOUNT }, signal: abort.signal });
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      const messages = buffer.split('\n\n');
-      buffer = messages.pop()!;
-      for (const m of messages) {
-        const data = m.split('\n').find((l) => l.startsWith('data: '));
-        if (data) events.push(JSON.parse(data.slice(6)));
-      }
-    }
+    await readSseData(res.body!, (data) => {
+      events.push(data as (typeof events)[number]);
+    });
   })().catch(() => {});
   return { events, close: () => abort.abort() };
 }

@@ -8,6 +8,7 @@ import { answersWithin } from '../support/answers-within.js';
 import { freePort, startRedis, stopRedis } from '../support/redis-server.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { until } from '../support/until.js';
+import { readSseData } from '../support/read-sse-data.js';
 
 /**
  * Two `lookout serve` processes sharing a Redis of the test's own, which is killed (SIGKILL) and
@@ -47,23 +48,10 @@ async function openStream(server: SpawnedServer): Promise<{ waitFor(name: string
   expect(res.status).toBe(200);
   const names: string[] = [];
   const waiters = new Set<() => void>();
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      const messages = buffer.split('\n\n');
-      buffer = messages.pop()!;
-      for (const m of messages) {
-        const data = m.split('\n').find((l) => l.startsWith('data: '));
-        if (data) names.push((JSON.parse(data.slice(6)) as { maintenance?: { name?: string } }).maintenance?.name ?? '');
-      }
-      for (const w of [...waiters]) w();
-    }
-  })();
+  void readSseData(res.body!, (data) => {
+    names.push((data as { maintenance?: { name?: string } }).maintenance?.name ?? '');
+    for (const w of [...waiters]) w();
+  }).catch(() => {});
   return {
     waitFor: (name) => new Promise((resolve) => {
       const check = () => {

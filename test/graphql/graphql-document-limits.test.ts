@@ -5,7 +5,7 @@ import { buildExecutableSchema } from '../../src/graphql/build-executable-schema
 import { loadTypeDefs } from '../../src/graphql/create-graphql.js';
 import { DEFAULT_DOCUMENT_LIMITS, documentLimitError, fragmentInCycle } from '../../src/graphql/document-limit-error.js';
 import { jsonDepthExceeds, jsonTextDepthExceeds } from '../../src/graphql/json-depth-exceeds.js';
-import { connectGraphqlWs } from '../support/graphql-ws-client.js';
+import { connectGraphqlWs, refusedThenServed } from '../support/graphql-ws-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const schema = buildExecutableSchema(loadTypeDefs(), {});
@@ -80,14 +80,9 @@ describe('GraphQL work bounded before validation', () => {
   it.each(ABUSIVE_DOCUMENTS)('answers a subscribe over graphql-ws with %s with an error of the same code, and keeps the socket', async (_name, query, code) => {
     const client = await connectGraphqlWs(s.url, { authorization: `Bearer ${s.a.apiKey}` });
     try {
-      const refused = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query }, { next: () => resolve('next'), error: resolve, complete: () => resolve('complete') });
-      });
+      const { refused, after } = await refusedThenServed(client, { query });
       expect(refused).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code }) })]);
-      const fine = await new Promise<unknown>((resolve, reject) => {
-        client.subscribe({ query: '{ __typename }' }, { next: resolve, error: reject, complete: () => undefined });
-      });
-      expect(fine).toEqual({ data: { __typename: 'Query' } });
+      expect(after).toEqual({ data: { __typename: 'Query' } });
     } finally {
       await client.dispose();
     }

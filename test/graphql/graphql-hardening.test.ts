@@ -12,7 +12,7 @@ import { measureOperation } from '../../src/graphql/operation-measure.js';
 import type { RestClient } from '../../src/graphql/rest-client.js';
 import { withUserErrors } from '../../src/graphql/user-errors.js';
 import { createAccountWithKey } from '../../src/service/bootstrap.js';
-import { connectGraphqlWs } from '../support/graphql-ws-client.js';
+import { connectGraphqlWs, refusedThenServed } from '../support/graphql-ws-client.js';
 import { answersWithin } from '../support/answers-within.js';
 import { gql } from '../support/graphql.js';
 import { startTestServer, type TestClient, type TestServer } from '../support/test-server.js';
@@ -304,14 +304,9 @@ describe('GraphQL hardening with tight settings', () => {
     ])('answers a subscribe with %s with an error message for it, and keeps the socket', async (_name, payload, code) => {
       const client = await connectGraphqlWs(s.url, { authorization: `Bearer ${s.a.apiKey}` });
       try {
-        const refused = await new Promise<unknown>((resolve) => {
-          client.subscribe(payload, { next: () => resolve('next'), error: resolve, complete: () => resolve('complete') });
-        });
+        const { refused, after } = await refusedThenServed(client, payload);
         expect(refused).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code }) })]);
-        const fine = await new Promise<unknown>((resolve, reject) => {
-          client.subscribe({ query: '{ __typename }' }, { next: resolve, error: reject, complete: () => undefined });
-        });
-        expect(fine).toEqual({ data: { __typename: 'Query' } });
+        expect(after).toEqual({ data: { __typename: 'Query' } });
       } finally {
         await client.dispose();
       }

@@ -65,3 +65,18 @@ export async function subscribe<T = any>(
     dispose,
   };
 }
+
+/**
+ * Subscribes with `payload` and resolves with how the server refused it (its errors), then with
+ * what a plain `{ __typename }` answers on the same socket afterwards: a refusal must not cost the
+ * client its connection.
+ */
+export async function refusedThenServed(client: Client, payload: { query: string; variables?: Record<string, unknown> }): Promise<{ refused: unknown; after: unknown }> {
+  const refused = await new Promise<unknown>((resolve) => {
+    client.subscribe(payload, { next: () => resolve('next'), error: resolve, complete: () => resolve('complete') });
+  });
+  const after = await new Promise<unknown>((resolve, reject) => {
+    client.subscribe({ query: '{ __typename }' }, { next: resolve, error: reject, complete: () => undefined });
+  });
+  return { refused, after };
+}
