@@ -65,7 +65,9 @@ export interface StatusPageSubscriptionServiceOptions {
  * Long by design: an object of short use-case methods (one per route) over the same store and bus; the module is the unit, not the closure.
  */
 export function createStatusPageSubscriptionService({ store, bus, logger, publicUrl, sendMails, timeoutMs, allowPrivateTargets = false }: StatusPageSubscriptionServiceOptions) {
-  const webhooks = createGuardedAgent({ allowPrivateTargets, connectTimeoutMs: timeoutMs });
+  // Made on the first webhook confirmation: most instances (the notifier's, for its links) never post one.
+  let webhooks: ReturnType<typeof createGuardedAgent> | undefined;
+  const webhookDispatcher = () => (webhooks ??= createGuardedAgent({ allowPrivateTargets, connectTimeoutMs: timeoutMs }));
   const publicWrite = createPublicWrite({ store, bus, logger });
   const base = publicUrl.replace(/\/+$/, '');
   const linkOf = (pageUrl: string, kind: 'confirm' | 'unsubscribe', token: string) =>
@@ -87,7 +89,7 @@ export function createStatusPageSubscriptionService({ store, bus, logger, public
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const res = await request(url, {
-        method: 'POST', body, signal, dispatcher: webhooks, reset: true, headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+        method: 'POST', body, signal, dispatcher: webhookDispatcher(), reset: true, headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
         headers: {
           'content-type': 'application/json', 'user-agent': 'Lookout status page', 'x-lookout-event': 'subscriptionConfirmation',
           ...Object.fromEntries(SIGNATURE_HEADERS.map((h) => [h, signature])),
