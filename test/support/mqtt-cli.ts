@@ -18,12 +18,15 @@ export interface CliRun {
 
 /** Where and as whom the CLI runs. */
 export interface CliPlace {
-  server: TestServer;
-  client: TestClient;
+  /** A test server, or any Lookout (e.g. spawned) by its URL. */
+  server: Pick<TestServer, 'url'>;
+  client: Pick<TestClient, 'apiKey' | 'accountId'>;
   /** HOME and config folder (fresh per suite: no login state, not the developer's). */
   home: string;
   cwd: string;
   env?: Record<string, string>;
+  /** How long the run may take before it is killed (default 90 s). */
+  timeoutMs?: number;
 }
 
 /**
@@ -47,7 +50,7 @@ export function runChecklyCli(args: string[], place: CliPlace): Promise<CliRun> 
     ...place.env,
   };
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI_BIN, ...args], { cwd: place.cwd, env, timeout: 90_000, maxBuffer: 10 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [CLI_BIN, ...args], { cwd: place.cwd, env, timeout: place.timeoutMs ?? 90_000, maxBuffer: 10 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
       resolve({ code, stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) });
     });
