@@ -159,7 +159,6 @@ describe.sequential('the Checkly CLI example projects run unchanged against Look
         LOOKOUT_AGENTIC_MODEL_URL: model.url,
         LOOKOUT_AGENTIC_MODEL_KEY: 'scripted-model-key',
         LOOKOUT_AGENTIC_MODEL: 'scripted-model',
-        LOG_LEVEL: 'warn',
       });
     });
 
@@ -183,11 +182,11 @@ describe.sequential('the Checkly CLI example projects run unchanged against Look
       Object.fromEntries(((await rest('GET', '/v1/checks?limit=100')).body as Record<string, any>[])
         .map((c) => [c.name, { id: c.id as string, checkType: c.checkType as string }]));
 
-    /** The session the CLI ran under `name`, once finished, with what each failed result says. */
-    async function finishedSession(name: string): Promise<{ session: Record<string, any>; failures: string }> {
+    /** The session `run` of the CLI started under `name`, once finished, with what each failed result says. */
+    async function finishedSession(name: string, run: CliRun): Promise<{ session: Record<string, any>; failures: string }> {
       const listed = (await rest('GET', '/v1/test-sessions?limit=100')).body.entries as Record<string, any>[];
       const id = listed.find((s) => s.name === name)?.id;
-      expect(id, `no test session named ${name}`).toBeDefined();
+      expect(id, `no test session named ${name}\n${transcript(run)}`).toBeDefined();
       const session = (await rest('GET', `/v1/test-sessions/${id}/completion?maxWaitSeconds=30`)).body as Record<string, any>;
       const failed = (session.results as Record<string, any>[]).filter((r) => r.status !== 'PASSED');
       const failures = await Promise.all(failed.map(async (r) => {
@@ -221,7 +220,7 @@ describe.sequential('the Checkly CLI example projects run unchanged against Look
     it('an unfiltered checkly test runs every check of the project and all of them pass', { timeout: STEP_TIMEOUT_MS }, async () => {
       const name = `${project.folder}-test`;
       const r = await cli(['test', '--test-session-name', name]);
-      const { session, failures } = await finishedSession(name);
+      const { session, failures } = await finishedSession(name, r);
       expect(r.code, `${transcript(r)}\n--- failed results\n${failures}`).toBe(0);
       expect(r.stdout).toContain(`${runnable().length} passed, ${runnable().length} total`);
       expect(session.status, failures).toBe('PASSED');
@@ -231,7 +230,7 @@ describe.sequential('the Checkly CLI example projects run unchanged against Look
     it('trigger runs the deployed checks and all of them pass', { timeout: STEP_TIMEOUT_MS }, async () => {
       const name = `${project.folder}-trigger`;
       const r = await cli(['trigger', '--test-session-name', name]);
-      const { session, failures } = await finishedSession(name);
+      const { session, failures } = await finishedSession(name, r);
       expect(r.code, `${transcript(r)}\n--- failed results\n${failures}`).toBe(0);
       expect(r.stdout).toContain(`${runnable().length} passed, ${runnable().length} total`);
       expect(session.status, failures).toBe('PASSED');
