@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +56,10 @@ export function copyExampleProject(name: string, rewrites: HostRewrite[]): strin
     const target = path.join(dir, file);
     const text = readFileSync(target, 'utf8');
     const found = text.split(from).length - 1;
-    if (found !== count) throw new Error(`${name}/${file}: expected ${count} occurrence(s) of ${JSON.stringify(from)}, found ${found}`);
+    if (found !== count) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`${name}/${file}: expected ${count} occurrence(s) of ${JSON.stringify(from)}, found ${found}`);
+    }
     writeFileSync(target, text.split(from).join(to));
   }
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
