@@ -1,4 +1,4 @@
-import { agenticCheckIssues } from '../domain/agentic-check-issues.js';
+import { agenticCheckIssues, agenticModelMissingMessage } from '../domain/agentic-check-issues.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SessionLeases } from './create-session-leases.js';
@@ -106,6 +106,10 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       const type = String(job.checkType ?? '');
       if (!(SUBMITTED_CHECK_TYPES as readonly string[]).includes(type) && type !== 'AGENTIC') {
         issues.push({ key: `checkRunJobs.${i}.checkType`, message: `${type || 'this'} checks cannot run from \`checkly test\` on Lookout yet (supported: ${SUBMITTED_CHECK_TYPES.join(', ')})` });
+        return;
+      }
+      if (type === 'AGENTIC' && options.agenticModelConfigured !== true) {
+        issues.push({ key: `checkRunJobs.${i}.checkType`, message: agenticModelMissingMessage(String(job.name ?? job.logicalId ?? `check-${i}`)) });
         return;
       }
       const body: Record<string, any> = { ...job };
