@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -137,6 +140,32 @@ describe.skipIf(!chromiumInstalled)('agentic check runs: a scripted model drives
     expect(text).toContain('Using *****');
     expect(text).not.toContain(KEY);
     expect(logs).not.toContain(KEY);
+  });
+
+  it('ends with BROWSER_CRASHED when the page crashes the browser', async () => {
+    const hog = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end('<title>hog</title><script>const keep = []; for (let i = 0; i < 64; i++) keep.push(new Uint8Array(32 * 1024 * 1024).fill(i + 1));</script>');
+    });
+    hog.listen(0, '127.0.0.1');
+    await once(hog, 'listening');
+    const small = createSandbox({
+      settings: { ...loadConfig().sandbox, uidBase: UID_BASE + 5, memoryMb: 512 }, chromiumPath: CHROMIUM, protectedPaths: [], scratchDir: runTmp,
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      // The model opens the greedy page, then keeps reading it.
+      const url = `http://127.0.0.1:${(hog.address() as AddressInfo).port}/`;
+      const m = await model((_r, turn) => ({ toolCalls: [turn === 0 ? { name: 'navigate', arguments: { url } } : { name: 'read_page', arguments: {} }] }));
+      const executor = createAgenticCheckExecutor({ settings: settings(m), chromiumPath: CHROMIUM, sandbox: small });
+      const result = await executor(runnableCheck('AGENTIC', { prompt: 'Open the page.' }), runContext({ timeoutMs: 60_000 }));
+      expect(result.hasFailures).toBe(true);
+      expect(result.errors).toEqual([{ code: 'BROWSER_CRASHED', message: `the page crashed in the browser at ${url} (out of memory, or a renderer fault)` }]);
+    } finally {
+      small.close();
+      hog.closeAllConnections();
+      hog.close();
+    }
   });
 
   it('fails stating the settings when the server has no model (a check stored before the model was removed)', async () => {

@@ -15,7 +15,8 @@ export interface AgenticStep {
 
 /** What ended a run that did not finish normally. */
 export interface AgentFailure {
-  code: 'AGENTIC_MODEL_ERROR' | 'AGENTIC_MAX_STEPS' | 'ETIMEDOUT' | 'CANCELLED';
+  /** Also the code of the browser's end (BROWSER_CRASHED, a SANDBOX_* limit) when `signal` was aborted with one. */
+  code: string;
   message: string;
 }
 
@@ -38,6 +39,7 @@ export interface AgentLoopOptions {
   /** Epoch ms by which the agent must be done. */
   deadlineAt: number;
   actionTimeoutMs: number;
+  /** Aborted on cancellation, or with an AgentFailure as its reason when the browser is gone. */
   signal: AbortSignal;
 }
 
@@ -59,6 +61,7 @@ export async function runAgentLoop(o: AgentLoopOptions): Promise<AgentReport> {
   };
   const messages: ModelMessage[] = [{ role: 'system', content: AGENTIC_SYSTEM_PROMPT }, { role: 'user', content: o.prompt }];
   for (let turn = 0; turn < o.maxSteps; turn++) {
+    if (o.signal.aborted) return { ...report, failure: abortFailure(o.signal) };
     const left = o.deadlineAt - Date.now();
     if (left <= 0) return { ...report, failure: outOfTime(o) };
     let reply: ModelMessage;
@@ -66,7 +69,7 @@ export async function runAgentLoop(o: AgentLoopOptions): Promise<AgentReport> {
       const deadline = AbortSignal.timeout(left);
       reply = await requestModelTurn({ ...o.endpoint, requestTimeoutMs: Math.min(o.endpoint.requestTimeoutMs, left) }, messages, AGENTIC_TOOLS, AbortSignal.any([o.signal, deadline]));
     } catch (err) {
-      if (o.signal.aborted) return { ...report, failure: { code: 'CANCELLED', message: 'the run was cancelled' } };
+      if (o.signal.aborted) return { ...report, failure: abortFailure(o.signal) };
       if (Date.now() >= o.deadlineAt) return { ...report, failure: outOfTime(o) };
       return { ...report, failure: { code: 'AGENTIC_MODEL_ERROR', message: err instanceof ModelError ? err.message : String(err) } };
     }
@@ -96,6 +99,13 @@ export async function runAgentLoop(o: AgentLoopOptions): Promise<AgentReport> {
     if (finished) return report;
   }
   return { ...report, failure: { code: 'AGENTIC_MAX_STEPS', message: `the agent did not finish within ${o.maxSteps} model turns (LOOKOUT_AGENTIC_MAX_STEPS)` } };
+}
+
+/** Why the run was stopped from outside: the browser's end, or a cancellation. */
+function abortFailure(signal: AbortSignal): AgentFailure {
+  const reason = signal.reason as Partial<AgentFailure> | undefined;
+  if (typeof reason?.code === 'string' && typeof reason.message === 'string') return { code: reason.code, message: reason.message };
+  return { code: 'CANCELLED', message: 'the run was cancelled' };
 }
 
 function outOfTime(o: AgentLoopOptions): AgentFailure {

@@ -1,10 +1,13 @@
 import { chromium, type Browser } from 'playwright-core';
-import type { Sandbox, SandboxExit } from '../sandbox/sandbox.js';
+import { sandboxLimitMessage } from '../sandbox/sandbox-limit-message.js';
+import { SANDBOX_ERROR_CODES, type Sandbox, type SandboxExit } from '../sandbox/sandbox.js';
 import { CHROMIUM_LAUNCH_ARGS } from '../executors/run-browser-check.js';
 
 /** A Chromium running in the sandbox, driven from the runner. */
 export interface SandboxedBrowser {
   browser: Browser;
+  /** Settles when the sandboxed process ends (a limit, a crash, or close()), saying why. */
+  exited: Promise<BrowserStartFailure>;
   /** Ends the browser, its sandboxed process and its run folder. */
   close(): Promise<void>;
 }
@@ -54,6 +57,7 @@ export async function startSandboxedBrowser(
     const browser = await chromium.connect(first.wsEndpoint, { timeout: Math.max(1000, timeoutMs) });
     return {
       browser,
+      exited: run.done.then((exit) => ({ code: exitCode(exit), message: endReason(exit, errors, sandbox) })),
       close: async () => {
         await browser.close().catch(() => undefined);
         await close();
@@ -63,6 +67,21 @@ export async function startSandboxedBrowser(
     await close();
     return { code: 'BROWSER_LAUNCH_FAILED', message: `the sandboxed browser could not be reached: ${err instanceof Error ? err.message : String(err)}` };
   }
+}
+
+/** The error code of a browser process that ended under the run. */
+function exitCode(exit: SandboxExit): string {
+  if (exit.limit === 'time') return 'ETIMEDOUT';
+  if (exit.limit) return SANDBOX_ERROR_CODES[exit.limit];
+  return 'BROWSER_CRASHED';
+}
+
+/** Why the browser went away while the agent used it. */
+function endReason(exit: SandboxExit, errors: string[], sandbox: Sandbox): string {
+  if (exit.limit === 'time') return "the browser was stopped at the run's time limit";
+  if (exit.limit) return sandboxLimitMessage('the browser', exit.limit, sandbox);
+  if (exit.cancelled) return 'the run was cancelled';
+  return `the browser process exited (${exit.exitSignal ?? `code ${exit.exitCode}`}) during the run${errors.length ? `: ${errors.join(' | ')}` : ''}`;
 }
 
 function exitReason(exit: SandboxExit, errors: string[]): string {

@@ -34,7 +34,8 @@ const EMPTY_REPORT: AgentReport = { summary: null, steps: [], assertions: [], su
  * the live page, not taken from the model). It fails with: a failed assertion (its expected and
  * actual values), AGENTIC_NO_ASSERTIONS, AGENTIC_MODEL_ERROR (the model refused, answered
  * nonsense or could not be reached), AGENTIC_MAX_STEPS, ETIMEDOUT, CANCELLED, NO_BROWSER,
- * BROWSER_LAUNCH_FAILED, SANDBOX_UNAVAILABLE, or AGENTIC_MODEL_NOT_CONFIGURED (a check stored while
+ * BROWSER_LAUNCH_FAILED, BROWSER_CRASHED (the page crashed), a sandbox limit that ended the browser
+ * (SANDBOX_MEMORY, …), SANDBOX_UNAVAILABLE, or AGENTIC_MODEL_NOT_CONFIGURED (a check stored while
  * the server had a model, run after it was removed). Every failure is a failed run, whatever
  * `shouldFail` says.
  *
@@ -59,12 +60,16 @@ export function createAgenticCheckExecutor(options: AgenticRunnerOptions): Execu
     try {
       const started = await startSandboxedBrowser(options.sandbox, options.chromiumPath, limitMs + 5000, ctx.signal);
       if (!('browser' in started)) return fail(started.code, started.message);
+      // A browser ended by a sandbox limit or a crash ends the conversation with that reason.
+      const gone = new AbortController();
+      void started.exited.then((why) => gone.abort(why));
       try {
         const context = await started.browser.newContext();
         const page = await context.newPage();
+        page.on('crash', () => gone.abort({ code: 'BROWSER_CRASHED', message: `the page crashed in the browser at ${page.url()} (out of memory, or a renderer fault)` }));
         const report = await runAgentLoop({
           endpoint: settings, prompt: String(check.data.prompt ?? ''), page, maxSteps: settings.maxSteps, deadlineAt,
-          actionTimeoutMs: 15_000, signal: ctx.signal,
+          actionTimeoutMs: 15_000, signal: AbortSignal.any([ctx.signal, gone.signal]),
         });
         return finish(check, ctx, startedAt, settings, report, report.failure);
       } finally {
