@@ -63,6 +63,8 @@ export interface Config {
    * link-local and private addresses (off: refused at subscribe time and at connect time).
    */
   allowPrivateTargets: boolean;
+  /** The model of agentic checks (`LOOKOUT_AGENTIC_MODEL_*`); null when none is configured (AGENTIC checks are then refused). */
+  agentic: AgenticSettings | null;
   /** Chromium binary of browser and multi-step checks (`LOOKOUT_CHROMIUM_PATH`, default Debian's /usr/bin/chromium). */
   chromiumPath: string;
   /** Folder of run assets such as browser check screenshots (`LOOKOUT_ASSETS_DIR`, default `<dataDir>/assets`). */
@@ -140,6 +142,51 @@ export interface SandboxSettings {
    * and the process limit counts one run only.
    */
   uidBase: number;
+}
+
+/** The OpenAI-compatible chat-completions endpoint agentic checks talk to, and their bounds. */
+export interface AgenticSettings {
+  /** Base URL (`LOOKOUT_AGENTIC_MODEL_URL`); `/chat/completions` is appended. */
+  modelUrl: string;
+  /** Bearer key (`LOOKOUT_AGENTIC_MODEL_KEY`), or null for endpoints without one. A secret: never logged, never in results. */
+  modelKey: string | null;
+  /** Model name sent with each request (`LOOKOUT_AGENTIC_MODEL`). */
+  model: string;
+  /** Model turns one run may take at most (`LOOKOUT_AGENTIC_MAX_STEPS`, default 20). */
+  maxSteps: number;
+  /** Time limit of one run, browser start included (`LOOKOUT_AGENTIC_TIMEOUT_MS`, default 120000). */
+  timeoutMs: number;
+  /** Time limit of one model request (`LOOKOUT_AGENTIC_MODEL_TIMEOUT_MS`, default 60000). */
+  requestTimeoutMs: number;
+}
+
+/**
+ * The agentic settings: none without LOOKOUT_AGENTIC_MODEL_URL; with it, the model name is needed
+ * too (a key alone, or a model alone, is refused: it would look configured and never work).
+ */
+export function agenticSettings(env: NodeJS.ProcessEnv): AgenticSettings | null {
+  const modelUrl = url('LOOKOUT_AGENTIC_MODEL_URL', env.LOOKOUT_AGENTIC_MODEL_URL?.trim());
+  const model = env.LOOKOUT_AGENTIC_MODEL?.trim() || undefined;
+  const modelKey = env.LOOKOUT_AGENTIC_MODEL_KEY || undefined;
+  if (!modelUrl) {
+    if (model || modelKey) throw new Error('LOOKOUT_AGENTIC_MODEL and LOOKOUT_AGENTIC_MODEL_KEY need LOOKOUT_AGENTIC_MODEL_URL (the chat-completions base URL)');
+    return null;
+  }
+  if (!/^https?:$/.test(new URL(modelUrl).protocol)) throw new Error('LOOKOUT_AGENTIC_MODEL_URL must be an http or https URL');
+  if (!model) throw new Error('LOOKOUT_AGENTIC_MODEL_URL needs LOOKOUT_AGENTIC_MODEL (the model name to request)');
+  const atLeast = (name: string, fallback: number, min: number) => {
+    const n = int(name, env[name], fallback);
+    if (n < min) throw new Error(`${name} must be an integer of at least ${min}, got "${env[name]}"`);
+    return n;
+  };
+  return {
+    modelUrl,
+    modelKey: modelKey ?? null,
+    model,
+    maxSteps: atLeast('LOOKOUT_AGENTIC_MAX_STEPS', 20, 1),
+    timeoutMs: atLeast('LOOKOUT_AGENTIC_TIMEOUT_MS', 120_000, 1000),
+    requestTimeoutMs: atLeast('LOOKOUT_AGENTIC_MODEL_TIMEOUT_MS', 60_000, 100),
+  };
 }
 
 /** What a process does: see Config.role. */
@@ -352,6 +399,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alertRetryDelaysSeconds: seconds('LOOKOUT_ALERT_RETRY_DELAYS', env.LOOKOUT_ALERT_RETRY_DELAYS, [10, 60, 300]),
     alertTimeoutMs: int('LOOKOUT_ALERT_TIMEOUT_MS', env.LOOKOUT_ALERT_TIMEOUT_MS, 10_000),
     allowPrivateTargets: flag('LOOKOUT_ALLOW_PRIVATE_TARGETS', env.LOOKOUT_ALLOW_PRIVATE_TARGETS, false),
+    agentic: agenticSettings(env),
     chromiumPath: env.LOOKOUT_CHROMIUM_PATH || '/usr/bin/chromium',
     assetsDir: env.LOOKOUT_ASSETS_DIR || path.join(dataDir, 'assets'),
     consoleDir: folder('LOOKOUT_CONSOLE_DIR', env.LOOKOUT_CONSOLE_DIR, DEFAULT_CONSOLE_DIR),

@@ -138,7 +138,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store), logger, otherUpgradePaths: ['/graphql'] });
     const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });
     const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: mqttRelay.publish });
-    const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish, leases: sessionLeases });
+    const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish, leases: sessionLeases, agenticModelConfigured: config.agentic !== null });
     // Agents lease runs of their location through the API; silent ones are marked gone (and logged) by every API process.
     const agents = createAgentService({ store, logger, record: recordRun, assetsDir: config.assetsDir, dataCenterKey: config.dataCenterAgentKey });
     const agentSweep = setInterval(() => void agents.sweepSilent().catch((err: unknown) => logger.error({ err }, 'marking silent agents gone failed')), 5_000);
@@ -152,7 +152,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       }),
       config,
       store,
-      checks: createCheckService({ store, publicUrl: config.publicUrl, assetsDir: config.assetsDir, logger }),
+      checks: createCheckService({ store, publicUrl: config.publicUrl, assetsDir: config.assetsDir, logger, agenticModelConfigured: config.agentic !== null }),
       groups: createCheckGroupService({ store }),
       bus,
       runner,

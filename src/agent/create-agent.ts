@@ -75,7 +75,7 @@ function wireProbe(p: ProbeResult) {
     isDegraded: p.isDegraded, overMaxResponseTime: p.overMaxResponseTime, networkError: p.networkError,
     errors: p.errors.map((e) => ({ code: e.code, message: e.message })), assertions: p.assertions,
     apiCheckResult: p.apiCheckResult ?? null, browserCheckResult: p.browserCheckResult ?? null,
-    multiStepCheckResult: p.multiStepCheckResult ?? null, details: p.details ?? null,
+    multiStepCheckResult: p.multiStepCheckResult ?? null, agenticCheckResult: p.agenticCheckResult ?? null, details: p.details ?? null,
   };
 }
 

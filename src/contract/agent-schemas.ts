@@ -65,6 +65,7 @@ export const AgentResultRequest = Type.Object(
         apiCheckResult: Type.Optional(Detail),
         browserCheckResult: Type.Optional(Detail),
         multiStepCheckResult: Type.Optional(Detail),
+        agenticCheckResult: Type.Optional(Detail),
         details: Type.Optional(Detail),
       },
       { additionalProperties: false },

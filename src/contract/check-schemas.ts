@@ -172,6 +172,12 @@ export function partialObject(schema: Type.TObject): Type.TObject {
 
 const obj = (props: Type.TProperties) => Type.Object(props, { additionalProperties: false });
 
+/** `agentRuntime` of agentic checks as CLI 8 sends it; skills are refused by the check rules (agenticCheckIssues), not stored. */
+const AgentRuntime = Type.Object(
+  { skills: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 50 }))) },
+  { additionalProperties: false },
+);
+
 /**
  * The create body of each check type; every optional key also takes null ("not given": its
  * default), at every depth. Update bodies are the same with every key optional (CHECK_UPDATE_SCHEMAS).
@@ -187,7 +193,7 @@ const CREATE_BODIES: Record<CheckType, Type.TObject> = {
   BROWSER: obj({ ...common, ...scripted }),
   MULTI_STEP: obj({ ...common, ...scripted }),
   PLAYWRIGHT: obj({ ...common, ...scripted, script: Type.Optional(scripted.script) }),
-  AGENTIC: obj({ ...common, prompt: Type.String({ minLength: 1, maxLength: 10_000 }) }),
+  AGENTIC: obj({ ...common, prompt: Type.String({ minLength: 1, maxLength: 10_000 }), agentRuntime: Type.Optional(Nullable(AgentRuntime)) }),
 };
 export const CHECK_CREATE_SCHEMAS = Object.fromEntries(
   CHECK_TYPES.map((t) => [t, nullWhereOptional(CREATE_BODIES[t])]),

@@ -54,6 +54,8 @@ export interface ProbeResult {
   apiCheckResult?: Record<string, unknown> | null;
   browserCheckResult?: Record<string, unknown> | null;
   multiStepCheckResult?: Record<string, unknown> | null;
+  /** AGENTIC: the agent's report ({summary, prompt, assertions, suggestions, steps, errors}, as CLI 8 reads it). */
+  agenticCheckResult?: Record<string, unknown> | null;
   /** TCP, DNS, ICMP and heartbeat details (not in the spec's result; kept alongside). */
   details?: Record<string, unknown> | null;
 }

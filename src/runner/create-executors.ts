@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { CheckType } from '../domain/catalog.js';
 import type { Executor } from './executor.js';
+import { createAgenticCheckExecutor } from './executors/run-agentic-check.js';
 import { createApiCheckExecutor } from './executors/run-api-check.js';
 import { createBrowserCheckExecutor } from './executors/run-browser-check.js';
 import { runDnsCheck } from './executors/run-dns-check.js';
@@ -28,7 +29,7 @@ export function createExecutors(config: Config, sandbox: Sandbox): Partial<Recor
     ICMP: runIcmpCheck,
     BROWSER: browser,
     MULTI_STEP: browser,
-    AGENTIC: runUnsupportedCheck,
+    AGENTIC: limitConcurrency(createAgenticCheckExecutor({ settings: config.agentic, chromiumPath: config.chromiumPath, sandbox }), config.browserConcurrency),
     PLAYWRIGHT: runUnsupportedCheck,
   };
 }

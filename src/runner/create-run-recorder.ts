@@ -88,6 +88,7 @@ function prepare(input: RecordRunInput): PreparedRun {
         apiCheckResult: probe.apiCheckResult ?? null,
         browserCheckResult: probe.browserCheckResult ?? null,
         multiStepCheckResult: probe.multiStepCheckResult ?? null,
+        agenticCheckResult: probe.agenticCheckResult ?? null,
         details,
         errors: probe.errors.map((e) => ({ code: e.code, message: e.message })),
         ...(input.maintenanceWindowIds?.length ? { maintenanceWindowIds: input.maintenanceWindowIds } : {}),

@@ -4,6 +4,7 @@ import { validateBody } from '../contract/validation.js';
 import { applyGroupSettings } from '../domain/apply-group-settings.js';
 import type { CheckType } from '../domain/catalog.js';
 import { mergeCheckUpdate, stripServerOwnedFields, withCheckDefaults, type CheckData } from '../domain/check-defaults.js';
+import { agenticCheckIssues } from '../domain/agentic-check-issues.js';
 import { checkRuleIssues } from '../domain/check-rules.js';
 import { withGroupDefaults } from '../domain/group-defaults.js';
 import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
@@ -37,6 +38,8 @@ export interface CheckServiceOptions {
   /** Folder of run assets: a deleted check's screenshots go with it (absent: left to the orphan sweep). */
   assetsDir?: string;
   logger?: Logger;
+  /** Whether this server has a model for agentic checks (config `agentic`); without one AGENTIC checks are refused. */
+  agenticModelConfigured?: boolean;
 }
 
 /** The check's group must exist in the account too, besides the references groups share. */
@@ -49,7 +52,7 @@ async function checkReferenceIssues(repos: Repositories, accountId: string, c: C
 }
 
 /** Create, read, update and delete checks, with every rule of the spec applied. */
-export function createCheckService({ store, publicUrl, assetsDir, logger }: CheckServiceOptions) {
+export function createCheckService({ store, publicUrl, assetsDir, logger, agenticModelConfigured = false }: CheckServiceOptions) {
   async function readView(repos: Repositories, accountId: string, id: string) {
     const row = await repos.checks.get(accountId, id);
     if (!row) throw notFound('Check', id);
@@ -60,7 +63,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger }: Chec
     async create(accountId: string, type: CheckType, rawBody: unknown, opts: { autoAssignAlerts?: boolean } = {}) {
       const body = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type], rawBody));
       const data = withCheckDefaults(type, body as CheckData, publicUrl);
-      assertValid(checkRuleIssues(type, data));
+      assertValid([...checkRuleIssues(type, data), ...agenticCheckIssues(type, body, agenticModelConfigured)]);
       const id = randomUUID();
       return store.transaction(async (repos) => {
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
@@ -93,7 +96,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger }: Chec
         const merged = withCheckDefaults(stored, mergeCheckUpdate(stored, row.data as CheckData, body), publicUrl);
         // The merged check must still be a valid whole check.
         validateBody(CHECK_CREATE_SCHEMAS[stored], structuredClone(merged));
-        assertValid(checkRuleIssues(stored, merged));
+        assertValid([...checkRuleIssues(stored, merged), ...agenticCheckIssues(stored, { ...merged, agentRuntime: body.agentRuntime }, agenticModelConfigured)]);
         // A list sent replaces the subscriptions ([] removes them all); null or absent leaves them.
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await checkReferenceIssues(repos, accountId, merged, subs));
@@ -124,7 +127,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger }: Chec
         const token = (row.data as CheckData).heartbeat?.pingToken;
         const input = type === 'HEARTBEAT' && token ? { ...body, heartbeat: { ...body.heartbeat, pingToken: token } } : body;
         const data = withCheckDefaults(type, input as CheckData, publicUrl);
-        assertValid(checkRuleIssues(type, data));
+        assertValid([...checkRuleIssues(type, data), ...agenticCheckIssues(type, body, agenticModelConfigured)]);
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await checkReferenceIssues(repos, accountId, data, subs));
         await repos.checks.update(accountId, id, data);

@@ -1,3 +1,4 @@
+import { agenticResourceIssues } from '../domain/agentic-check-issues.js';
 import { assertValid, LookoutError, notFound } from '../domain/lookout-error.js';
 import { planDeployment, type DiffEntry } from '../domain/plan-deployment.js';
 import type { Store } from '../store/create-store.js';
@@ -34,7 +35,7 @@ export function toDeploymentView(row: DeploymentRow): Record<string, any> {
  * transaction (created, replaced whole with ids kept, removed), `checkly destroy` removes them.
  * Deployments run synchronously: the answer already carries their final state.
  */
-export function createProjectService({ store, publicUrl }: { store: Store; publicUrl: string }) {
+export function createProjectService({ store, publicUrl, agenticModelConfigured = false }: { store: Store; publicUrl: string; agenticModelConfigured?: boolean }) {
   const projects = createProjectsRepository(store.db);
 
   /** Records a deployment of the project, refusing (409) while another one runs. */
@@ -70,7 +71,7 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
       const stored = project ? await projects.resources(project.id) : [];
       const submitted = body.resources.map((r) => ({ type: r.type, logicalId: r.logicalId, payload: r.payload, member: r.member, physicalId: r.physicalId }));
       const plan = planDeployment(stored, submitted, { preserveResources: opts.preserveResources });
-      assertValid(plan.issues.map((i) => ({ key: `resources.${i.key}`, message: i.message })));
+      assertValid([...plan.issues, ...agenticResourceIssues(submitted, agenticModelConfigured)].map((i) => ({ key: `resources.${i.key}`, message: i.message })));
       if (opts.dryRun) return { diff: plan.diff };
       const projectId = await projects.upsert(accountId, { logicalId, name: body.project.name, repoUrl: body.project.repoUrl ?? null });
       const deploymentId = await start(accountId, projectId, logicalId, 'DEPLOY');
@@ -80,7 +81,7 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
         const current = await createProjectsRepository(tx).resources(projectId);
         const fresh = planDeployment(current, submitted, { preserveResources: opts.preserveResources });
         plan.diff.splice(0, plan.diff.length, ...fresh.diff);
-        await applyDeployment(store, tx, fresh, { accountId, projectId, publicUrl, diff: plan.diff, sharedFiles: Array.isArray(body.sharedFiles) ? body.sharedFiles : [] });
+        await applyDeployment(store, tx, fresh, { accountId, projectId, publicUrl, diff: plan.diff, sharedFiles: Array.isArray(body.sharedFiles) ? body.sharedFiles : [], agenticModelConfigured });
       }));
     },
 
@@ -92,7 +93,7 @@ export function createProjectService({ store, publicUrl }: { store: Store; publi
       if (opts.dryRun) return { diff: plan.diff };
       const deploymentId = await start(accountId, project.id, logicalId, 'DESTROY');
       return run(accountId, logicalId, deploymentId, plan.diff, async () => {}, () => store.db.transaction(async (tx) => {
-        await applyDeployment(store, tx, plan, { accountId, projectId: project.id, publicUrl, diff: plan.diff });
+        await applyDeployment(store, tx, plan, { accountId, projectId: project.id, publicUrl, diff: plan.diff, agenticModelConfigured });
         await createProjectsRepository(tx).delete(project.id);
       }));
     },

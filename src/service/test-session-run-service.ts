@@ -1,3 +1,4 @@
+import { agenticCheckIssues, agenticModelMissingMessage } from '../domain/agentic-check-issues.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SessionLeases } from './create-session-leases.js';
@@ -74,6 +75,8 @@ export interface TestSessionRunServiceOptions {
   publish(topic: string, message: unknown): Promise<void>;
   /** Submitted checks of one session run at once at most. */
   concurrency?: number;
+  /** Whether this server has a model for agentic checks: AGENTIC jobs run with one and are refused without (naming the settings). */
+  agenticModelConfigured?: boolean;
   /** Leases the sessions this process runs (absent: sessions are stored unleased). */
   leases?: SessionLeases;
 }
@@ -81,7 +84,7 @@ export interface TestSessionRunServiceOptions {
 /**
  * `checkly test`: checks run as submitted, never stored as checks, in one test session. Each job is
  * validated as a check create of its type would be; a type that needs the code bundle (Playwright
- * check suites) or cannot run now (heartbeat, agentic) refuses the whole run with 400 naming it.
+ * check suites) or cannot run now (heartbeat; agentic without a configured model) refuses the whole run with 400 naming it.
  * BROWSER and MULTI_STEP jobs run their `script` with the executor of scheduled checks, their
  * `dependencies` (indexes into `sharedFiles`, resolved here) written beside it for the run. Results are kept with the session (`/v1/test-sessions/{id}/results/{resultId}`) and
  * streamed to the CLI's MQTT topics as they come (ATTEMPT and FINAL).
@@ -101,8 +104,12 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
     const out: SubmittedCheck[] = [];
     jobs.forEach((job, i) => {
       const type = String(job.checkType ?? '');
-      if (!(SUBMITTED_CHECK_TYPES as readonly string[]).includes(type)) {
+      if (!(SUBMITTED_CHECK_TYPES as readonly string[]).includes(type) && type !== 'AGENTIC') {
         issues.push({ key: `checkRunJobs.${i}.checkType`, message: `${type || 'this'} checks cannot run from \`checkly test\` on Lookout yet (supported: ${SUBMITTED_CHECK_TYPES.join(', ')})` });
+        return;
+      }
+      if (type === 'AGENTIC' && options.agenticModelConfigured !== true) {
+        issues.push({ key: `checkRunJobs.${i}.checkType`, message: agenticModelMissingMessage(String(job.name ?? job.logicalId ?? `check-${i}`)) });
         return;
       }
       const body: Record<string, any> = { ...job };
@@ -120,6 +127,11 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       try {
         const valid = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type as CheckType], body, `checkRunJobs.${i}`));
         const data = withCheckDefaults(type as CheckType, valid as CheckData, publicUrl);
+        const agentic = agenticCheckIssues(type as CheckType, valid, options.agenticModelConfigured === true);
+        if (agentic.length > 0) {
+          issues.push(...agentic.map((x) => ({ key: `checkRunJobs.${i}.${x.key}`, message: x.message })));
+          return;
+        }
         out.push({
           logicalId: String(job.logicalId ?? `check-${i}`),
           check: { id: randomUUID(), accountId, checkType: type as CheckType, name: String(data.name ?? job.name ?? type), data, groupId: null },
@@ -318,6 +330,7 @@ function resultView(input: RecordInput, checkId: string): Record<string, any> {
     detail: {
       apiCheckResult: probe.apiCheckResult ?? null, browserCheckResult: probe.browserCheckResult ?? null,
       multiStepCheckResult: probe.multiStepCheckResult ?? null, details,
+      agenticCheckResult: probe.agenticCheckResult ?? null,
       errors: probe.errors.map((e) => ({ code: e.code, message: e.message })),
     },
   });

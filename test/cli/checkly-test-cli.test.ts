@@ -237,7 +237,6 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
     ['checkRunJobs', { checkRunJobs: [] }],
     ['checkRunJobs.0.checkType', { checkRunJobs: [{ checkType: 'HEARTBEAT', name: 'Nightly' }] }],
     ['checkRunJobs.1.checkType', { checkRunJobs: [{ checkType: 'API', name: 'Up', request: { url: 'http://127.0.0.1:9/', method: 'GET' } }, { checkType: 'PLAYWRIGHT', name: 'Suite' }] }],
-    ['checkRunJobs.0.checkType', { checkRunJobs: [{ checkType: 'AGENTIC', name: 'Agent' }] }],
     ['checkRunJobs.0.dependencies.1', { checkRunJobs: [{ checkType: 'BROWSER', name: 'Home', script: 'x', dependencies: [0, 7] }], sharedFiles: [{ path: 'a.js', content: '' }] }],
     ['checkRunJobs.0.dependencies.0.path', { checkRunJobs: [{ checkType: 'MULTI_STEP', name: 'Flow', script: 'x', dependencies: [{ content: '' }] }] }],
     ['checkRunJobs.0.request', { checkRunJobs: [{ checkType: 'API', name: 'No request' }] }],

@@ -37,7 +37,8 @@ const BAD: [string, string, string, Record<string, unknown>][] = [
 describe.each(BACKENDS)('GraphQL check mutations on $name', (backend) => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ backend });
+    // A model configured (never called: nothing runs here), so agentic checks are accepted.
+    s = await startTestServer({ backend, config: { agentic: { modelUrl: 'http://127.0.0.1:9/v1', modelKey: null, model: 'none', maxSteps: 1, timeoutMs: 1000, requestTimeoutMs: 1000 } } });
   });
   afterAll(async () => s?.close());
 

@@ -25,6 +25,8 @@ export interface ApplyDeploymentOptions {
   /** The plan's diff: each entry gets the physical id of what it created. */
   diff: DiffEntry[];
   sharedFiles?: unknown[];
+  /** Whether this server has a model for agentic checks (AGENTIC checks are refused without one). */
+  agenticModelConfigured?: boolean;
 }
 
 /**
@@ -35,6 +37,7 @@ export interface ApplyDeploymentOptions {
 export async function applyDeployment(store: Store, tx: Queryable, plan: DeploymentPlan, options: ApplyDeploymentOptions): Promise<void> {
   const ctx = createDeploymentContext(store, repositories(tx), {
     accountId: options.accountId, publicUrl: options.publicUrl, diff: options.diff, sharedFiles: options.sharedFiles ?? [],
+    agenticModelConfigured: options.agenticModelConfigured,
   });
   const ofType = (type: string) => plan.order.filter((r) => r.type === type);
   await lendOutsideResources(ctx, plan.outside);

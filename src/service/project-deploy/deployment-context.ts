@@ -35,9 +35,9 @@ function joinedStore(store: Store, repos: Repositories): Store {
   return { ...repos, db: store.db, transaction: (fn) => fn(repos), close: () => store.close() };
 }
 
-function deploymentServices(store: Store, publicUrl: string) {
+function deploymentServices(store: Store, publicUrl: string, agenticModelConfigured = false) {
   return {
-    checks: createCheckService({ store, publicUrl }),
+    checks: createCheckService({ store, publicUrl, agenticModelConfigured }),
     groups: createCheckGroupService({ store }),
     channels: createAlertChannelService({ store }),
     // No bus: events would go out before the deploy commits; the public content version still moves,
@@ -52,7 +52,7 @@ function deploymentServices(store: Store, publicUrl: string) {
 
 /** The context of one deployment over `repos` (the deploy's transaction); `diff` gets the physical ids. */
 export function createDeploymentContext(
-  store: Store, repos: Repositories, options: { accountId: string; publicUrl: string; diff: DiffEntry[]; sharedFiles: unknown[] },
+  store: Store, repos: Repositories, options: { accountId: string; publicUrl: string; diff: DiffEntry[]; sharedFiles: unknown[]; agenticModelConfigured?: boolean },
 ): DeploymentContext {
   const { diff } = options;
   const ids = new Map<string, string | number>();
@@ -60,7 +60,7 @@ export function createDeploymentContext(
   return {
     accountId: options.accountId,
     repos,
-    services: deploymentServices(joinedStore(store, repos), options.publicUrl),
+    services: deploymentServices(joinedStore(store, repos), options.publicUrl, options.agenticModelConfigured),
     sharedFiles: options.sharedFiles,
     physical: new Map(diff.filter((d) => d.physicalId != null).map((d) => [`${d.type}:${d.logicalId}`, d.physicalId!])),
     ids,
