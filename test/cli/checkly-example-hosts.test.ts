@@ -13,7 +13,7 @@ import { startExampleProjectSites, type ExampleProjectSites } from '../support/e
 import { startGrpcHealthTarget } from '../support/grpc-health-target.js';
 import { createTestCa, type Pem, type TestCa } from '../support/mtls-target.js';
 import { pricingAgentScript } from '../support/pricing-agent-script.js';
-import { startScriptedModelServer } from '../support/scripted-model-server.js';
+import { startScriptedModel } from '../support/scripted-model.js';
 import { issueServerCertificate } from '../support/server-certificate.js';
 import { startTcpEchoTarget } from '../support/tcp-echo-target.js';
 import { startTls13Target } from '../support/tls13-target.js';
@@ -123,19 +123,19 @@ export default defineConfig({
   });
 
   it('answer the agentic prompt with the scripted tool calls, and refuse a tool the request does not offer', async () => {
-    const model = await startScriptedModelServer(pricingAgentScript);
-    const tools = ['navigate', 'click', 'type', 'read', 'assert'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
+    const model = await startScriptedModel(pricingAgentScript);
+    const tools = ['navigate', 'click', 'type', 'read_page', 'assert', 'finish'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
     const ask = (body: Record<string, unknown>) => fetch(`${model.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     try {
       const prompt = { role: 'user', content: `Navigate to ${sites.url}/pricing and verify that at least three plan tiers are displayed on the page.` };
       const first = await (await ask({ model: 'm', tools, messages: [prompt] })).json();
       expect(first.choices[0].message.tool_calls[0].function).toEqual({ name: 'navigate', arguments: JSON.stringify({ url: `${sites.url}/pricing` }) });
-      const toolResults = [1, 2, 3].map((i) => ({ role: 'tool', tool_call_id: `call_${i}`, content: 'ok' }));
-      const last = await (await ask({ model: 'm', tools, messages: [prompt, ...toolResults] })).json();
-      expect(last.choices[0]).toMatchObject({ finish_reason: 'stop', message: { role: 'assistant' } });
+      const assistant = (name: string) => ({ role: 'assistant', content: null, tool_calls: [{ id: name, type: 'function', function: { name, arguments: '{}' } }] });
+      const last = await (await ask({ model: 'm', tools, messages: [prompt, assistant('navigate'), assistant('assert')] })).json();
+      expect(last.choices[0].message.tool_calls[0].function.name).toBe('finish');
       const refused = await ask({ model: 'm', tools: tools.slice(1), messages: [prompt] });
       expect(refused.status).toBe(400);
-      expect((await refused.json()).error.message).toContain('"navigate" is not among the offered tools: click, type, read, assert');
+      expect((await refused.json()).error.message).toContain('"navigate" is not among the offered tools: click, type, read_page, assert, finish');
     } finally {
       await model.close();
     }

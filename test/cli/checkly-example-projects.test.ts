@@ -9,7 +9,7 @@ import { startGrpcHealthTarget, type GrpcHealthTarget } from '../support/grpc-he
 import { runChecklyCli, type CliRun } from '../support/mqtt-cli.js';
 import { createTestCa } from '../support/mtls-target.js';
 import { pricingAgentScript } from '../support/pricing-agent-script.js';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
+import { startScriptedModel, type ScriptedModel } from '../support/scripted-model.js';
 import { issueServerCertificate } from '../support/server-certificate.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { startTcpEchoTarget, type TcpEchoTarget } from '../support/tcp-echo-target.js';
@@ -124,7 +124,7 @@ const transcript = (r: CliRun) => `exit ${r.code}\n--- stdout\n${r.stdout}\n--- 
 
 describe.sequential('the Checkly CLI example projects run unchanged against Lookout', () => {
   let hosts: Hosts;
-  let model: ScriptedModelServer;
+  let model: ScriptedModel;
   let work: string;
 
   beforeAll(async () => {
@@ -134,7 +134,7 @@ describe.sequential('the Checkly CLI example projects run unchanged against Look
     writeFileSync(path.join(work, 'ca.pem'), ca.cert);
     const [sites, tls, grpc, tcp] = await Promise.all([startExampleProjectSites(), startTls13Target(pem), startGrpcHealthTarget(pem), startTcpEchoTarget()]);
     hosts = { sites, tls, grpc, tcp };
-    model = await startScriptedModelServer(pricingAgentScript);
+    model = await startScriptedModel(pricingAgentScript);
   });
 
   afterAll(async () => {

@@ -16,6 +16,9 @@ export type ModelTurn =
   /** Never answers (a model that hangs). */
   | { hang: true };
 
+const offeredTools = (body: Record<string, any>): string[] =>
+  (Array.isArray(body.tools) ? body.tools : []).map((t: Record<string, any>) => t?.function?.name).filter(Boolean);
+
 /** A loopback OpenAI-compatible chat-completions server: the model of agentic checks in tests. */
 export interface ScriptedModel {
   /** Base URL, as LOOKOUT_AGENTIC_MODEL_URL takes it (`/chat/completions` is appended). */
@@ -46,6 +49,15 @@ export async function startScriptedModel(script: (request: ModelRequest, turn: n
       const answer = script(request, turn);
       if ('hang' in answer) return;
       res.setHeader('content-type', 'application/json');
+      // A scripted tool the request does not offer means the script is out of date with the runner's
+      // tools: answer 400 naming them, so the test says so instead of passing on a stale script.
+      const offered = offeredTools(request.body);
+      const unknown = 'toolCalls' in answer ? answer.toolCalls.find((c) => !offered.includes(c.name)) : undefined;
+      if (unknown) {
+        res.statusCode = 400;
+        res.end(JSON.stringify({ error: { message: `scripted tool "${unknown.name}" is not among the offered tools: ${offered.join(', ') || 'none'}` } }));
+        return;
+      }
       if ('status' in answer) {
         res.statusCode = answer.status;
         res.end(JSON.stringify({ error: { message: answer.error } }));
