@@ -54,7 +54,7 @@ export async function bundleUserScript(entry: string, script: string, files: rea
         if (args.kind === 'entry-point') return { path: entry, namespace: PROJECT };
         const spec = args.path;
         if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..' || spec.startsWith('/')) {
-          const found = resolveProjectFile(spec, args.importer, contents);
+          const found = resolveProjectFile(spec, args.importer, contents, args.kind === 'require-call' ? 'require' : 'import');
           return typeof found === 'string' ? { path: found, namespace: PROJECT } : { errors: [{ text: found.error }] };
         }
         return { path: spec, namespace: RUNTIME };
@@ -86,14 +86,14 @@ export async function bundleUserScript(entry: string, script: string, files: rea
 }
 
 /** A project-relative `spec` from `importer`, among the files sent, or why it is none of them. */
-function resolveProjectFile(spec: string, importer: string, contents: ReadonlyMap<string, string>): string | { error: string } {
-  if (spec.startsWith('/')) return { error: `Cannot import "${spec}" from ${importer}: only paths relative to the file are allowed` };
+function resolveProjectFile(spec: string, importer: string, contents: ReadonlyMap<string, string>, verb: string): string | { error: string } {
+  if (spec.startsWith('/')) return { error: `Cannot ${verb} "${spec}" from ${importer}: only paths relative to the file are allowed` };
   const wanted = path.posix.normalize(path.posix.join(path.posix.dirname(importer), spec));
-  if (wanted === '..' || wanted.startsWith('../')) return { error: `Cannot import "${spec}" from ${importer}: it points outside the project` };
+  if (wanted === '..' || wanted.startsWith('../')) return { error: `Cannot ${verb} "${spec}" from ${importer}: it points outside the project` };
   const candidates = [wanted, ...EXTENSIONS.map((e) => wanted + e), ...EXTENSIONS.map((e) => `${wanted}/index${e}`)];
   if (/\.(?:m|c)?js$/.test(wanted)) candidates.push(wanted.replace(/js$/, 'ts'), wanted.replace(/js$/, 'tsx'));
   const found = candidates.find((c) => contents.has(c));
-  return found ?? { error: `Cannot import "${spec}" from ${importer}: ${wanted} is not among the check's files (the dependencies the CLI sent)` };
+  return found ?? { error: `Cannot ${verb} "${spec}" from ${importer}: ${wanted} is not among the check's files (the dependencies the CLI sent)` };
 }
 
 /** The map inline, its sources the project paths (esbuild names them `<namespace>:<path>`). */
@@ -107,7 +107,7 @@ function withInlineMap(code: string, mapText: string | undefined): string {
 
 function describeBuildError(m: Message): UserScriptBundle {
   const where = m.location ? ` (${m.location.file.replace(/^[\w-]+:/, '')}:${m.location.line})` : '';
-  const unresolved = m.text.startsWith('Cannot import') || m.text.startsWith('Could not resolve');
+  const unresolved = /^(?:Cannot (?:import|require)|Could not resolve)/.test(m.text);
   return unresolved
     ? { ok: false, code: 'SCRIPT_ERROR', message: `Error: ${m.text}${where}` }
     : { ok: false, code: 'SCRIPT_SYNTAX_ERROR', message: `SyntaxError: ${m.text}${where}` };

@@ -14,6 +14,7 @@ import { defaultSandbox } from '../sandbox/default-sandbox.js';
 import { SANDBOX_ERROR_CODES, type Sandbox, type SandboxExit, type SandboxRunFolder } from '../sandbox/sandbox.js';
 import { exceededLimit, sandboxLimitMessage } from '../sandbox/sandbox-limit-message.js';
 import { isOutOfMemory } from '../sandbox/start-sandbox-process.js';
+import { BUNDLE_FILE, bundleUserScript, needsBundle } from '../bundle-user-script.js';
 import { writeScriptFiles } from '../write-script-files.js';
 import { finishProbe } from './finish-probe.js';
 import { CANCELLED_CODE, TIMEOUT_CODE } from './network-error.js';
@@ -208,14 +209,17 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
     });
   }
 
+  const bundle = needsBundle(plan.entry, script, plan.files) ? await bundleUserScript(plan.entry, script, plan.files) : null;
+  if (bundle && !bundle.ok) return finish(check, ctx, startedAt, { failure: { code: bundle.code, message: bundle.message, stack: '' } });
+
   const folder = await sandbox.createRunFolder();
   try {
     try {
-      await writeScriptFiles(folder.host.project, plan.files);
+      await writeScriptFiles(folder.host.project, bundle ? [...plan.files, { path: BUNDLE_FILE, content: bundle.code }] : plan.files);
     } catch (err) {
       return finish(check, ctx, startedAt, { failure: { code: 'DEPENDENCY_ERROR', message: `the script's files could not be written: ${messageOf(err)}`, stack: '' } });
     }
-    const outcome = await runChild(options, script, plan, needsBrowser, ctx, folder);
+    const outcome = await runChild(options, { script, plan, bundled: bundle !== null, playwrightConfig: check.data.playwrightConfig ?? null }, needsBrowser, ctx, folder);
     const scrub = runScrubber(ctx.variables);
     const assets = await keepAssets(folder, outcome.result?.screenshots ?? [], options.assetsDir, (name) => scrub(name), (line) => outcome.logs.push(line));
     return finish(check, ctx, startedAt, { ...outcome, assets });
@@ -226,10 +230,20 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
   }
 }
 
-async function runChild(options: BrowserRunnerOptions, script: string, plan: ScriptFiles, needsBrowser: boolean, ctx: RunContext, folder: SandboxRunFolder): Promise<ChildOutcome> {
+/** What of the check the child runs: its script, files, whether they were bundled, and its playwrightConfig. */
+interface ChildScript {
+  script: string;
+  plan: ScriptFiles;
+  bundled: boolean;
+  playwrightConfig: Record<string, any> | null;
+}
+
+async function runChild(options: BrowserRunnerOptions, { script, plan, bundled, playwrightConfig }: ChildScript, needsBrowser: boolean, ctx: RunContext, folder: SandboxRunFolder): Promise<ChildOutcome> {
   const reserveMs = Math.min(5000, Math.max(300, Math.round(ctx.timeoutMs * 0.15)));
   const job = {
     script,
+    ...(bundled ? { bundlePath: path.posix.join(folder.inside.project, BUNDLE_FILE) } : {}),
+    playwrightConfig,
     entryPath: plan.entry,
     projectDir: folder.inside.project,
     files: plan.files.map((f) => f.path),
@@ -253,7 +267,7 @@ async function runChild(options: BrowserRunnerOptions, script: string, plan: Scr
   let result: ChildResult | null = null;
   const run = folder.run({
     entry: 'browser-check-child.mjs',
-    nodeArgs: ['--max-old-space-size=512', '--disable-warning=ExperimentalWarning'],
+    nodeArgs: ['--max-old-space-size=512', '--disable-warning=ExperimentalWarning', ...(bundled ? ['--enable-source-maps'] : [])],
     job,
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
