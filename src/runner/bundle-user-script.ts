@@ -24,7 +24,7 @@ const LOADERS: Record<string, Loader> = {
   '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.jsx': 'jsx', '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.json': 'json',
 };
 const EXTENSIONS = Object.keys(LOADERS);
-const STATIC_MODULE_SYNTAX = /^\s*(?:import\s*(?:[\w$*{]|['"])|export\s)/m;
+const STATIC_MODULE_SYNTAX = /^\s*(?:import(?:\s+[\w$]|\s*[*{'"])|export\s)/m;
 
 /**
  * Whether a script must be bundled: TypeScript, ES module syntax (a static `import` or `export`

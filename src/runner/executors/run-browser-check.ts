@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadConfig } from '../../config.js';
 import { DEFAULT_RUNTIME_ID } from '../../domain/catalog.js';
-import { planScriptFiles, type ScriptFiles } from '../../domain/script-files.js';
+import { planScriptFiles } from '../../domain/script-files.js';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
 import { scrubDeep } from '../../domain/scrub-secrets.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
@@ -114,13 +114,18 @@ interface ChildOutcome {
  * - `test`, and `require('@playwright/test')` giving `{test, expect}`: checks written as
  *   Playwright tests run one after another after the script body, on the same page.
  * - `require` / `import()`: Node.js built-in modules; also `playwright`/`playwright-core`
- *   (whose `chromium.launch()` gives the run's browser). Static `import` lines become requires.
+ *   (whose `chromium.launch()` gives the run's browser).
  * - The project's own files: the check's `dependencies` (`[{path, content}]`, project-relative,
  *   as `checkly test` and `checkly deploy` send them) are written into the working folder in
- *   their layout (planScriptFiles refuses paths leaving it, duplicates and oversize sets) and a
- *   relative `require`/`import` (`./helpers/login`, `../pages/home.ts`) resolves from the
- *   entry's `scriptPath` to them; TypeScript files (and a `.ts` entry) have their types stripped
- *   by esbuild. Any other npm package is refused with a clear message.
+ *   their layout (planScriptFiles refuses paths leaving it, duplicates and oversize sets).
+ *   A script with files, TypeScript or ES module syntax is bundled with them by esbuild
+ *   (bundleUserScript: a relative `require`/`import` such as `./helpers/login` resolves from the
+ *   entry's `scriptPath`) and runs as an ES module with source maps, so its stack names the
+ *   user's files and lines; any other script runs as the body of an async function (`script.js`).
+ *   Any other npm package is refused with a clear message.
+ * - `playwrightConfig` (the check's `{use, expect, timeout}`, held at the door to what the child
+ *   can apply): `use` makes the page's and `request`'s contexts and their timeouts,
+ *   `expect.timeout` the matchers' limit, `timeout` an earlier end of the script (ETIMEDOUT).
  * - `process.env`: the run's variables (PATH, HOME and TMPDIR of the sandbox are there too,
  *   unless a variable has that name). Top-level `await` works.
  * The sandbox keeps the service, its files and other accounts out of reach, and ends a run that
@@ -219,7 +224,7 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
     } catch (err) {
       return finish(check, ctx, startedAt, { failure: { code: 'DEPENDENCY_ERROR', message: `the script's files could not be written: ${messageOf(err)}`, stack: '' } });
     }
-    const outcome = await runChild(options, { script, plan, bundled: bundle !== null, playwrightConfig: check.data.playwrightConfig ?? null }, needsBrowser, ctx, folder);
+    const outcome = await runChild(options, { script, bundled: bundle !== null, playwrightConfig: check.data.playwrightConfig ?? null }, needsBrowser, ctx, folder);
     const scrub = runScrubber(ctx.variables);
     const assets = await keepAssets(folder, outcome.result?.screenshots ?? [], options.assetsDir, (name) => scrub(name), (line) => outcome.logs.push(line));
     return finish(check, ctx, startedAt, { ...outcome, assets });
@@ -230,23 +235,20 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
   }
 }
 
-/** What of the check the child runs: its script, files, whether they were bundled, and its playwrightConfig. */
+/** What of the check the child runs: its script, whether it was bundled (with its files), and its playwrightConfig. */
 interface ChildScript {
   script: string;
-  plan: ScriptFiles;
   bundled: boolean;
   playwrightConfig: Record<string, any> | null;
 }
 
-async function runChild(options: BrowserRunnerOptions, { script, plan, bundled, playwrightConfig }: ChildScript, needsBrowser: boolean, ctx: RunContext, folder: SandboxRunFolder): Promise<ChildOutcome> {
+async function runChild(options: BrowserRunnerOptions, { script, bundled, playwrightConfig }: ChildScript, needsBrowser: boolean, ctx: RunContext, folder: SandboxRunFolder): Promise<ChildOutcome> {
   const reserveMs = Math.min(5000, Math.max(300, Math.round(ctx.timeoutMs * 0.15)));
   const job = {
     script,
     ...(bundled ? { bundlePath: path.posix.join(folder.inside.project, BUNDLE_FILE) } : {}),
     playwrightConfig,
-    entryPath: plan.entry,
     projectDir: folder.inside.project,
-    files: plan.files.map((f) => f.path),
     needsBrowser,
     chromiumPath: options.chromiumPath,
     launchArgs: CHROMIUM_LAUNCH_ARGS,
