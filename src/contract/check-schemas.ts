@@ -155,6 +155,25 @@ const scripted = {
   sslCheckDomain: Type.Optional(Nullable(Type.String({ maxLength: 253 }))),
 };
 
+/**
+ * Browser settings of BROWSER and MULTI_STEP checks (the CLI's `playwrightConfig`: `use`, `expect`,
+ * `timeout`), merged by the CLI from the project, the group and the check. Open here so that the
+ * check rules name each key the runner cannot apply (playwrightConfigIssues) instead of dropping it.
+ */
+const PlaywrightConfigField = Type.Optional(Nullable(Type.Object({}, {
+  additionalProperties: true,
+  description: 'use (baseURL, viewport, locale, timezoneId, userAgent, extraHTTPHeaders, httpCredentials, ignoreHTTPSErrors, colorScheme, '
+    + 'geolocation, permissions, actionTimeout, navigationTimeout, …), expect.timeout and timeout (ms); keys the runner cannot apply are refused',
+})));
+
+/** The project files API setup and teardown scripts import, with the entries' own paths. */
+const apiScriptFiles = {
+  setupScriptPath: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+  setupScriptDependencies: Type.Optional(Nullable(Type.Array(Dependency, { maxItems: 100 }))),
+  tearDownScriptPath: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+  tearDownScriptDependencies: Type.Optional(Nullable(Type.Array(Dependency, { maxItems: 100 }))),
+};
+
 const setupTeardown = {
   setupSnippetId: Type.Optional(Nullable(IntId)),
   tearDownSnippetId: Type.Optional(Nullable(IntId)),
@@ -184,14 +203,14 @@ const AgentRuntime = Type.Object(
  */
 const CREATE_BODIES: Record<CheckType, Type.TObject> = {
   // `script` is echoed by the real API on API checks too: stored and echoed, not run.
-  API: obj({ ...common, ...responseTimes, ...setupTeardown, request: ApiRequest, sslCheckDomain: scripted.sslCheckDomain, script: Type.Optional(scripted.script) }),
+  API: obj({ ...common, ...responseTimes, ...setupTeardown, ...apiScriptFiles, request: ApiRequest, sslCheckDomain: scripted.sslCheckDomain, script: Type.Optional(scripted.script) }),
   URL: obj({ ...common, ...responseTimes, request: UrlRequest, sslCheckDomain: scripted.sslCheckDomain }),
   TCP: obj({ ...common, ...responseTimes, request: TcpRequest }),
   DNS: obj({ ...common, ...responseTimes, request: DnsRequest }),
   ICMP: obj({ ...common, ...responseTimes, request: IcmpRequest }),
   HEARTBEAT: obj({ ...common, heartbeat: Heartbeat }),
-  BROWSER: obj({ ...common, ...scripted }),
-  MULTI_STEP: obj({ ...common, ...scripted }),
+  BROWSER: obj({ ...common, ...scripted, playwrightConfig: PlaywrightConfigField }),
+  MULTI_STEP: obj({ ...common, ...scripted, playwrightConfig: PlaywrightConfigField }),
   PLAYWRIGHT: obj({ ...common, ...scripted, script: Type.Optional(scripted.script) }),
   AGENTIC: obj({ ...common, prompt: Type.String({ minLength: 1, maxLength: 10_000 }), agentRuntime: Type.Optional(Nullable(AgentRuntime)) }),
 };

@@ -2,6 +2,7 @@ import { isDecimalNumber } from './evaluate-assertion.js';
 import { FREQUENCIES, RESPONSE_TIME_LIMITS, SUB_MINUTE_OFFSETS, UNIT_SECONDS, type CheckType, type TimeUnit } from './catalog.js';
 import type { CheckData } from './check-defaults.js';
 import type { Issue } from './lookout-error.js';
+import { playwrightConfigIssues } from './playwright-config.js';
 
 /** The largest frequencyOffset allowed for a frequency (spec rules 2 and 3); rule 1 is a set. */
 export function maxFrequencyOffset(frequency: number): number {
@@ -106,6 +107,8 @@ export function checkRuleIssues(type: CheckType, c: CheckData): Issue[] {
     }
     if (grace > HEARTBEAT_MAX_S) issues.push({ key: 'heartbeat.grace', message: 'must be at most 365 days' });
   }
+
+  if (type === 'BROWSER' || type === 'MULTI_STEP') issues.push(...playwrightConfigIssues(c.playwrightConfig));
 
   return issues;
 }

@@ -81,6 +81,12 @@ export const SETUP_TEARDOWN: Shape = {
   localSetupScript: value(null), localTearDownScript: value(null),
 };
 
+/** The project files an API check's setup and teardown scripts import (as the CLI sends them). */
+const API_SCRIPT_FILES: Shape = {
+  setupScriptPath: value(null), setupScriptDependencies: list({ path: value(), content: value('') }, { default: null }),
+  tearDownScriptPath: value(null), tearDownScriptDependencies: list({ path: value(), content: value('') }, { default: null }),
+};
+
 const SCRIPTED: Shape = {
   script: value(null), scriptPath: value(null), dependencies: list({ path: value(), content: value('') }, { default: null }), sslCheckDomain: value(null),
 };
@@ -95,6 +101,8 @@ function shapeOf(type: CheckType): Shape {
     ...(type === 'API' ? { ...SETUP_TEARDOWN, script: value(null) } : {}),
     ...(type === 'API' || type === 'URL' ? { sslCheckDomain: value(null) } : {}),
     ...(type === 'BROWSER' || type === 'MULTI_STEP' || type === 'PLAYWRIGHT' ? SCRIPTED : {}),
+    ...(type === 'BROWSER' || type === 'MULTI_STEP' ? { playwrightConfig: value(null) } : {}),
+    ...(type === 'API' ? API_SCRIPT_FILES : {}),
     ...(type === 'HEARTBEAT'
       ? { heartbeat: object({ period: value(), periodUnit: value(), grace: value(0), graceUnit: value(), pingToken: value(), pingUrl: value() }, 'absent') }
       : {}),

@@ -1,5 +1,8 @@
 import type { Issue } from './lookout-error.js';
 
+/** The check keys the CLI sends as lists of shared-file indexes: browser and multi-step files, API setup and teardown files. */
+export const SHARED_FILE_KEYS = ['dependencies', 'setupScriptDependencies', 'tearDownScriptDependencies'] as const;
+
 /**
  * A check's `dependencies` with the CLI's shared-file indexes replaced by the files they name.
  * CLI v8 sends each project file once in the body's `sharedFiles` (`[{path, content}]`) and lists

@@ -7,6 +7,7 @@ const SAME_NAME = [
   'frequencyOffset', 'alertChannelSubscriptions', 'environmentVariables', 'triggerIncident', 'request', 'degradedResponseTime',
   'maxResponseTime', 'sslCheckDomain', 'setupSnippetId', 'tearDownSnippetId', 'localSetupScript', 'localTearDownScript', 'heartbeat',
   'script', 'scriptPath', 'dependencies', 'prompt',
+  'playwrightConfig', 'setupScriptPath', 'setupScriptDependencies', 'tearDownScriptPath', 'tearDownScriptDependencies',
 ];
 
 /**

@@ -1,7 +1,11 @@
+import path from 'node:path';
+import { planScriptFiles } from '../domain/script-files.js';
+import { BUNDLE_FILE, bundleUserScript, needsBundle } from './bundle-user-script.js';
 import type { Sandbox, SandboxExit, SandboxRunFolder } from './sandbox/sandbox.js';
 import { SANDBOX_ERROR_CODES } from './sandbox/sandbox.js';
 import { exceededLimit, sandboxLimitMessage } from './sandbox/sandbox-limit-message.js';
 import { isOutOfMemory } from './sandbox/start-sandbox-process.js';
+import { writeScriptFiles } from './write-script-files.js';
 
 /** The request as a setup script sees and changes it. */
 export interface ScriptRequest {
@@ -32,6 +36,10 @@ export interface ScriptLogLine {
 export interface RequestScriptInput {
   phase: 'setup' | 'teardown';
   script: string;
+  /** Project path of the script's file (`setupScriptPath`), from which its imports resolve; inline scripts sit at the root. */
+  scriptPath?: unknown;
+  /** The project files it imports (`setupScriptDependencies`, `[{path, content}]`). */
+  dependencies?: unknown;
   request: ScriptRequest;
   response: ScriptResponse | null;
   /** The run's variables; the script's `process.env` is exactly these. */
@@ -72,6 +80,10 @@ const HEAP_MB = 256;
  * - `process.env` — the run's variables by key; a value a setup script sets there is available to
  *   the request as `{{KEY}}`.
  * - `require` — node's built-in modules and the service's installed packages.
+ * - TypeScript, ES modules and project files: a script in a `.ts`/`.mjs` file, with `import` or
+ *   `export` lines, or with `dependencies` is bundled by esbuild with the files it imports
+ *   (bundleUserScript) and runs as an ES module (top-level `await`; `request`, `response` and
+ *   `require` as globals); an error names the user's `file:line:column` through the source map.
  * - `console.log/info/warn/error/debug` — lines go to the result's job log (secrets scrubbed).
  * A throw, a rejected promise, an exit before the end or the time limit fails the run.
  */
@@ -87,6 +99,10 @@ export async function runRequestScript(input: RequestScriptInput): Promise<Reque
   if (input.sandbox.unavailable) {
     return failed(`${input.phase} script cannot run: ${input.sandbox.unavailable} (LOOKOUT_SANDBOX)`, SANDBOX_ERROR_CODES.unavailable);
   }
+  const plan = planScriptFiles(input.script, input.scriptPath, input.dependencies);
+  if ('error' in plan) return failed(`${input.phase} script's files cannot be used: ${plan.error}`, 'DEPENDENCY_ERROR');
+  const bundle = needsBundle(plan.entry, input.script, plan.files) ? await bundleUserScript(plan.entry, input.script, plan.files) : null;
+  if (bundle && !bundle.ok) return failed(`${input.phase} script failed: ${bundle.message}`);
   let folder: SandboxRunFolder;
   try {
     folder = await input.sandbox.createRunFolder();
@@ -94,11 +110,18 @@ export async function runRequestScript(input: RequestScriptInput): Promise<Reque
     return failed(`${input.phase} script could not start: ${err instanceof Error ? err.message : String(err)}`);
   }
   try {
+    if (bundle) await writeScriptFiles(folder.host.project, [...plan.files, { path: BUNDLE_FILE, content: bundle.code }]);
+  } catch (err) {
+    await folder.close().catch(() => {});
+    return failed(`${input.phase} script's files could not be written: ${err instanceof Error ? err.message : String(err)}`, 'DEPENDENCY_ERROR');
+  }
+  const bundled = bundle ? { bundlePath: path.posix.join(folder.inside.project, BUNDLE_FILE), projectDir: folder.inside.project } : {};
+  try {
     let outcome: RequestScriptOutcome | null = null;
     const run = folder.run({
       entry: 'request-script-child.mjs',
-      nodeArgs: [`--max-old-space-size=${HEAP_MB}`],
-      job: { script: input.script, request: input.request, response: input.response, env: input.env },
+      nodeArgs: [`--max-old-space-size=${HEAP_MB}`, ...(bundle ? ['--enable-source-maps'] : [])],
+      job: { script: input.script, request: input.request, response: input.response, env: input.env, ...bundled },
       timeoutMs: input.timeoutMs,
       signal: input.signal,
       onOutput: (stream, line) => addLog(stream === 'stdout' ? 'info' : 'error', line),

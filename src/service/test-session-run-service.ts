@@ -8,7 +8,8 @@ import { LookoutError, notFound, type Issue } from '../domain/lookout-error.js';
 import { resultMeasurements } from '../domain/result-measurements.js';
 import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
 import { runErrorMessages } from '../domain/run-error-messages.js';
-import { resolveSharedFiles } from '../domain/shared-file-refs.js';
+import { playwrightConfigIssues } from '../domain/playwright-config.js';
+import { resolveSharedFiles, SHARED_FILE_KEYS } from '../domain/shared-file-refs.js';
 import { CHECK_CREATE_SCHEMAS } from '../contract/check-schemas.js';
 import { validateBody } from '../contract/validation.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -116,16 +117,26 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       for (const key of RUN_ONLY_KEYS) delete body[key];
       // Test runs retry as the CLI says (`--retries`), not as the check would when scheduled; validated as a check's own.
       body.retryStrategy = job.testRetryStrategy ?? null;
-      if (Array.isArray(job.dependencies)) {
-        const resolved = resolveSharedFiles(job.dependencies, sharedFiles, `checkRunJobs.${i}.dependencies`);
+      let unresolved = false;
+      for (const key of SHARED_FILE_KEYS) {
+        if (!Array.isArray(job[key])) continue;
+        const resolved = resolveSharedFiles(job[key], sharedFiles, `checkRunJobs.${i}.${key}`);
         if ('issues' in resolved) {
           issues.push(...resolved.issues);
-          return;
+          unresolved = true;
+        } else {
+          body[key] = resolved.files;
         }
-        body.dependencies = resolved.files;
       }
+      if (unresolved) return;
       try {
         const valid = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type as CheckType], body, `checkRunJobs.${i}`));
+        // Keys of playwrightConfig the runner cannot apply refuse the run, as they refuse a check.
+        const configIssues = playwrightConfigIssues(valid.playwrightConfig, `checkRunJobs.${i}.playwrightConfig`);
+        if (configIssues.length > 0) {
+          issues.push(...configIssues);
+          return;
+        }
         const data = withCheckDefaults(type as CheckType, valid as CheckData, publicUrl);
         const agentic = agenticCheckIssues(type as CheckType, valid, options.agenticModelConfigured === true);
         if (agentic.length > 0) {

@@ -90,6 +90,28 @@ describe.each(BACKENDS)('checks API on $name', (backend) => {
     expect(upd.body.heartbeat).toMatchObject({ period: 2, periodUnit: 'hours', pingToken: token });
   });
 
+  it('stores the playwrightConfig of browser and multi-step checks, and the script files of API checks, and reads them back', async () => {
+    const playwrightConfig = {
+      use: { baseURL: 'https://shop.test', viewport: { width: 390, height: 844 }, locale: 'de-DE', extraHTTPHeaders: { 'X-Shop': 'yes' }, actionTimeout: 5000 },
+      expect: { timeout: 3000 },
+      timeout: 60000,
+    };
+    const browser = await s.a.request('POST', '/v1/checks/browser', { ...MINIMAL.browser, playwrightConfig });
+    expect(browser.status, browser.text).toBe(201);
+    expect(browser.body.playwrightConfig).toEqual(playwrightConfig);
+    expect((await s.a.request('GET', `/v1/checks/${browser.body.id}`)).body.playwrightConfig).toEqual(playwrightConfig);
+    const updated = await s.a.request('PUT', `/v1/checks/browser/${browser.body.id}`, { playwrightConfig: { use: { locale: 'fr-FR' } } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.playwrightConfig).toEqual({ use: { locale: 'fr-FR' } });
+    const files = {
+      setupScriptPath: '__checks__/setup.ts', setupScriptDependencies: [{ path: '__checks__/auth.ts', content: 'export const a = 1' }],
+      localSetupScript: "import { a } from './auth'\nrequest.headers.a = String(a)",
+    };
+    const api = await s.a.request('POST', '/v1/checks/api', { ...MINIMAL.api, ...files });
+    expect(api.status, api.text).toBe(201);
+    expect((await s.a.request('GET', `/v1/checks/${api.body.id}`)).body).toMatchObject({ ...files, tearDownScriptPath: null, tearDownScriptDependencies: null });
+  });
+
   it('reads a secret environment variable back as null', async () => {
     const res = await s.a.request('POST', '/v1/checks/browser', { ...MINIMAL.browser, environmentVariables: [{ key: 'TOKEN', value: 's3cr3t', secret: true }, { key: 'OPEN', value: 'o' }] });
     expect(res.status).toBe(201);
@@ -204,9 +226,18 @@ describe.each(BACKENDS)('checks API on $name', (backend) => {
       ['a page of 0', 'GET', '/v1/checks?page=0', undefined, 'page'],
       ['an unknown checkType filter', 'GET', '/v1/checks?checkType=SMOKE', undefined, 'checkType'],
       ['a non-boolean autoAssignAlerts', 'POST', '/v1/checks/api?autoAssignAlerts=maybe', MINIMAL.api, 'autoAssignAlerts'],
+      ['a playwrightConfig.use key the runner cannot apply', 'POST', '/v1/checks/browser', { ...MINIMAL.browser, playwrightConfig: { use: { launchOptions: { slowMo: 5 } } } }, 'playwrightConfig.use.launchOptions'],
+      ['an unknown playwrightConfig key', 'POST', '/v1/checks/browser', { ...MINIMAL.browser, playwrightConfig: { projects: [] } }, 'playwrightConfig.projects'],
+      ['a snapshot comparison in playwrightConfig.expect', 'POST', '/v1/checks/multistep', { ...MINIMAL.browser, playwrightConfig: { expect: { toHaveScreenshot: {} } } }, 'playwrightConfig.expect.toHaveScreenshot'],
+      ['a viewport that is not a size', 'POST', '/v1/checks/browser', { ...MINIMAL.browser, playwrightConfig: { use: { viewport: { width: 'wide', height: 10 } } } }, 'playwrightConfig.use.viewport'],
+      ['an update adding an unsupported playwrightConfig key', 'PUT', '/v1/checks/{browserId}', { playwrightConfig: { use: { proxy: { server: 'http://p' } } } }, 'playwrightConfig.use.proxy'],
     ];
     it.each(bad)('answers 400 naming the key for %s, and writes nothing', async (_name, method, path, body, key) => {
       let target = path;
+      if (path.includes('{browserId}')) {
+        const existing = await s.a.request('POST', '/v1/checks/browser', MINIMAL.browser);
+        target = path.replace('{browserId}', existing.body.id);
+      }
       if (path.includes('{id}')) {
         const existing = await s.a.request('POST', '/v1/checks/api', MINIMAL.api);
         target = path.replace('{id}', existing.body.id);

@@ -32,6 +32,7 @@ const BAD: [string, string, string, Record<string, unknown>][] = [
   ['createIcmpCheck', 'request.pingCount', 'IcmpCheckInput', { name: 'x', request: { hostname: 'db.test', pingCount: 0 } }],
   ['createHeartbeatCheck', 'heartbeat', 'HeartbeatCheckInput', { name: 'x' }],
   ['createDnsCheck', 'request.port', 'DnsCheckInput', { name: 'x', request: { query: 'example.test', port: 0 } }],
+  ['createBrowserCheck', 'playwrightConfig.use.launchOptions', 'BrowserCheckInput', { name: 'x', script: 'await page.goto("/")', playwrightConfig: { use: { launchOptions: {} } } }],
 ];
 
 describe.each(BACKENDS)('GraphQL check mutations on $name', (backend) => {
@@ -84,6 +85,19 @@ describe.each(BACKENDS)('GraphQL check mutations on $name', (backend) => {
       { id, input: { name: 'After', request: { method: 'HEAD' } } });
     expect(res.errors).toBeUndefined();
     expect(res.data.r).toEqual({ check: { name: 'After', tags: ['keep'], request: { url: 'https://example.test/a', method: 'HEAD' } }, userErrors: [] });
+  });
+
+  it('stores a browser check\'s playwrightConfig and an API check\'s script files, and reads them back', async () => {
+    const playwrightConfig = { use: { baseURL: 'https://shop.test', viewport: { width: 390, height: 844 } }, expect: { timeout: 3000 } };
+    const browser = await gql(s.a, 'mutation($input: BrowserCheckInput!) { r: createBrowserCheck(input: $input) { check { ... on BrowserCheck { playwrightConfig } } userErrors { field } } }',
+      { input: { name: 'Configured', script: "await page.goto('/')", playwrightConfig } });
+    expect(browser.errors).toBeUndefined();
+    expect(browser.data.r).toEqual({ check: { playwrightConfig }, userErrors: [] });
+    const files = { setupScriptPath: 'checks/setup.ts', setupScriptDependencies: [{ path: 'checks/auth.ts', content: 'export const a = 1' }] };
+    const api = await gql(s.a, 'mutation($input: ApiCheckInput!) { r: createApiCheck(input: $input) { check { ... on ApiCheck { setupScriptPath setupScriptDependencies { path content } tearDownScriptPath } } userErrors { field } } }',
+      { input: { name: 'Scripted', request: { url: 'https://example.test' }, localSetupScript: "import { a } from './auth'", ...files } });
+    expect(api.errors).toBeUndefined();
+    expect(api.data.r).toEqual({ check: { ...files, tearDownScriptPath: null }, userErrors: [] });
   });
 
   it('updates a type without a typed REST route through the generic one', async () => {

@@ -447,3 +447,89 @@ describe('API check executor: setup and teardown scripts', () => {
     expect(result.errors[0]?.message).toMatch(/request\.url/);
   });
 });
+
+describe('API check executor: scripts as users write them (TypeScript, ES modules, project files)', () => {
+  const authClient = {
+    path: '__checks__/utils/auth-client.ts',
+    content: [
+      "export async function getToken(user: string): Promise<string> {",
+      "  const prefix: string = process.env.TOKEN_PREFIX ?? 'tok'",
+      "  if (user === 'nobody') throw new Error('no such user: ' + user)",
+      "  return `${prefix}-${user}`",
+      "}",
+      "",
+    ].join('\n'),
+  };
+
+  it('bundles a TypeScript setup script importing a project file, with top-level await', async () => {
+    const result = await run(
+      { url: `${target.http.url}/echo`, headers: [{ key: 'X-User', value: '{{USER_TOKEN}}' }] },
+      {
+        setupScriptPath: '__checks__/setup.ts',
+        setupScriptDependencies: [authClient],
+        localSetupScript: [
+          "import { getToken } from './utils/auth-client'",
+          "import { createHash } from 'node:crypto'",
+          "async function setup(): Promise<void> {",
+          "  const token: string = await getToken('ada')",
+          "  request.headers['Authorization'] = `Bearer ${token}`",
+          "  process.env.USER_TOKEN = createHash('sha1').update(token).digest('hex').slice(0, 8)",
+          "}",
+          "await setup()",
+          "",
+        ].join('\n'),
+      },
+      { variables: [{ key: 'TOKEN_PREFIX', value: 'abc', secret: false }] },
+    );
+    expect(result.errors).toEqual([]);
+    const seen = echoed(result);
+    expect(seen.headers.authorization).toBe('Bearer abc-ada');
+    expect(seen.headers['x-user']).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it('reports an error thrown in an imported file at the user\'s file and line', async () => {
+    const result = await run(
+      { url: `${target.http.url}/echo` },
+      {
+        setupScriptPath: '__checks__/setup.ts',
+        setupScriptDependencies: [authClient],
+        localSetupScript: "import { getToken } from './utils/auth-client'\nconst token: string = await getToken('nobody')\nrequest.headers['X'] = token\n",
+      },
+    );
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]!.code).toBe('SETUP_SCRIPT_FAILED');
+    expect(result.errors[0]!.message).toMatch(/^setup script failed: Error: no such user: nobody \(at __checks__\/utils\/auth-client\.ts:3:\d+\)$/);
+  });
+
+  it('runs an ES module teardown script that changes the response', async () => {
+    const result = await run(
+      { url: `${target.http.url}/json`, assertions: [{ source: 'TEXT_BODY', comparison: 'EQUALS', target: 'seen 200' }] },
+      {
+        tearDownScriptPath: 'teardown.mjs',
+        tearDownScriptDependencies: [{ path: 'lib/describe.js', content: 'module.exports = (r) => `seen ${r.statusCode}`;\n' }],
+        localTearDownScript: "import describe from './lib/describe.js'\nresponse.body = describe(response)\n",
+      },
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.hasFailures).toBe(false);
+  });
+
+  it('answers a TypeScript syntax error with the file and line, before anything runs', async () => {
+    const result = await run(
+      { url: `${target.http.url}/echo` },
+      { setupScriptPath: 'setup.ts', localSetupScript: "const a: number = 1\nconst b: = 2\n" },
+    );
+    expect(result.errors[0]!.code).toBe('SETUP_SCRIPT_FAILED');
+    expect(result.errors[0]!.message).toMatch(/^setup script failed: SyntaxError: .+ \(setup\.ts:2\)$/);
+    expect(api(result).response).toBeNull();
+  });
+
+  it('refuses an import of a project file the CLI did not send, naming it', async () => {
+    const result = await run(
+      { url: `${target.http.url}/echo` },
+      { setupScriptPath: 'checks/setup.ts', localSetupScript: "import { x } from '../helpers/missing'\nconsole.log(x)\n" },
+    );
+    expect(result.errors[0]!.code).toBe('SETUP_SCRIPT_FAILED');
+    expect(result.errors[0]!.message).toContain('helpers/missing is not among the check\'s files');
+  });
+});

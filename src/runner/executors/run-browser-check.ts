@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadConfig } from '../../config.js';
 import { DEFAULT_RUNTIME_ID } from '../../domain/catalog.js';
-import { planScriptFiles, type ScriptFiles } from '../../domain/script-files.js';
+import { planScriptFiles } from '../../domain/script-files.js';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
 import { scrubDeep } from '../../domain/scrub-secrets.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
@@ -14,6 +14,7 @@ import { defaultSandbox } from '../sandbox/default-sandbox.js';
 import { SANDBOX_ERROR_CODES, type Sandbox, type SandboxExit, type SandboxRunFolder } from '../sandbox/sandbox.js';
 import { exceededLimit, sandboxLimitMessage } from '../sandbox/sandbox-limit-message.js';
 import { isOutOfMemory } from '../sandbox/start-sandbox-process.js';
+import { BUNDLE_FILE, bundleUserScript, needsBundle } from '../bundle-user-script.js';
 import { writeScriptFiles } from '../write-script-files.js';
 import { finishProbe } from './finish-probe.js';
 import { CANCELLED_CODE, TIMEOUT_CODE } from './network-error.js';
@@ -113,13 +114,18 @@ interface ChildOutcome {
  * - `test`, and `require('@playwright/test')` giving `{test, expect}`: checks written as
  *   Playwright tests run one after another after the script body, on the same page.
  * - `require` / `import()`: Node.js built-in modules; also `playwright`/`playwright-core`
- *   (whose `chromium.launch()` gives the run's browser). Static `import` lines become requires.
+ *   (whose `chromium.launch()` gives the run's browser).
  * - The project's own files: the check's `dependencies` (`[{path, content}]`, project-relative,
  *   as `checkly test` and `checkly deploy` send them) are written into the working folder in
- *   their layout (planScriptFiles refuses paths leaving it, duplicates and oversize sets) and a
- *   relative `require`/`import` (`./helpers/login`, `../pages/home.ts`) resolves from the
- *   entry's `scriptPath` to them; TypeScript files (and a `.ts` entry) have their types stripped
- *   by esbuild. Any other npm package is refused with a clear message.
+ *   their layout (planScriptFiles refuses paths leaving it, duplicates and oversize sets).
+ *   A script with files, TypeScript or ES module syntax is bundled with them by esbuild
+ *   (bundleUserScript: a relative `require`/`import` such as `./helpers/login` resolves from the
+ *   entry's `scriptPath`) and runs as an ES module with source maps, so its stack names the
+ *   user's files and lines; any other script runs as the body of an async function (`script.js`).
+ *   Any other npm package is refused with a clear message.
+ * - `playwrightConfig` (the check's `{use, expect, timeout}`, held at the door to what the child
+ *   can apply): `use` makes the page's and `request`'s contexts and their timeouts,
+ *   `expect.timeout` the matchers' limit, `timeout` an earlier end of the script (ETIMEDOUT).
  * - `process.env`: the run's variables (PATH, HOME and TMPDIR of the sandbox are there too,
  *   unless a variable has that name). Top-level `await` works.
  * The sandbox keeps the service, its files and other accounts out of reach, and ends a run that
@@ -208,14 +214,17 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
     });
   }
 
+  const bundle = needsBundle(plan.entry, script, plan.files) ? await bundleUserScript(plan.entry, script, plan.files) : null;
+  if (bundle && !bundle.ok) return finish(check, ctx, startedAt, { failure: { code: bundle.code, message: bundle.message, stack: '' } });
+
   const folder = await sandbox.createRunFolder();
   try {
     try {
-      await writeScriptFiles(folder.host.project, plan.files);
+      await writeScriptFiles(folder.host.project, bundle ? [...plan.files, { path: BUNDLE_FILE, content: bundle.code }] : plan.files);
     } catch (err) {
       return finish(check, ctx, startedAt, { failure: { code: 'DEPENDENCY_ERROR', message: `the script's files could not be written: ${messageOf(err)}`, stack: '' } });
     }
-    const outcome = await runChild(options, script, plan, needsBrowser, ctx, folder);
+    const outcome = await runChild(options, { script, bundled: bundle !== null, playwrightConfig: check.data.playwrightConfig ?? null }, needsBrowser, ctx, folder);
     const scrub = runScrubber(ctx.variables);
     const assets = await keepAssets(folder, outcome.result?.screenshots ?? [], options.assetsDir, (name) => scrub(name), (line) => outcome.logs.push(line));
     return finish(check, ctx, startedAt, { ...outcome, assets });
@@ -226,13 +235,20 @@ async function attempt(options: BrowserRunnerOptions, check: RunnableCheck, ctx:
   }
 }
 
-async function runChild(options: BrowserRunnerOptions, script: string, plan: ScriptFiles, needsBrowser: boolean, ctx: RunContext, folder: SandboxRunFolder): Promise<ChildOutcome> {
+/** What of the check the child runs: its script, whether it was bundled (with its files), and its playwrightConfig. */
+interface ChildScript {
+  script: string;
+  bundled: boolean;
+  playwrightConfig: Record<string, any> | null;
+}
+
+async function runChild(options: BrowserRunnerOptions, { script, bundled, playwrightConfig }: ChildScript, needsBrowser: boolean, ctx: RunContext, folder: SandboxRunFolder): Promise<ChildOutcome> {
   const reserveMs = Math.min(5000, Math.max(300, Math.round(ctx.timeoutMs * 0.15)));
   const job = {
     script,
-    entryPath: plan.entry,
+    ...(bundled ? { bundlePath: path.posix.join(folder.inside.project, BUNDLE_FILE) } : {}),
+    playwrightConfig,
     projectDir: folder.inside.project,
-    files: plan.files.map((f) => f.path),
     needsBrowser,
     chromiumPath: options.chromiumPath,
     launchArgs: CHROMIUM_LAUNCH_ARGS,
@@ -253,7 +269,7 @@ async function runChild(options: BrowserRunnerOptions, script: string, plan: Scr
   let result: ChildResult | null = null;
   const run = folder.run({
     entry: 'browser-check-child.mjs',
-    nodeArgs: ['--max-old-space-size=512', '--disable-warning=ExperimentalWarning'],
+    nodeArgs: ['--max-old-space-size=512', '--disable-warning=ExperimentalWarning', ...(bundled ? ['--enable-source-maps'] : [])],
     job,
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,

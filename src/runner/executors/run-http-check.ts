@@ -117,7 +117,7 @@ async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContex
   if (setupScript && sandbox) {
     const env = Object.fromEntries(values);
     const outcome = await runRequestScript({
-      phase: 'setup', script: setupScript, request: toScriptRequest(request), response: null, env, scrub: runScrubber(ctx.variables),
+      phase: 'setup', script: setupScript, scriptPath: check.data.setupScriptPath, dependencies: check.data.setupScriptDependencies, request: toScriptRequest(request), response: null, env, scrub: runScrubber(ctx.variables),
       timeoutMs: Math.min(SCRIPT_TIME_LIMIT_MS, remaining()), signal: ctx.signal, sandbox,
     });
     jobLog.setup = outcome.logs;
@@ -160,7 +160,7 @@ async function attempt(kind: HttpCheckKind, check: RunnableCheck, ctx: RunContex
 
   if (teardownScript && observed && sandbox) {
     const outcome = await runRequestScript({
-      phase: 'teardown', script: teardownScript, request: toScriptRequest(wire), response: observed,
+      phase: 'teardown', script: teardownScript, scriptPath: check.data.tearDownScriptPath, dependencies: check.data.tearDownScriptDependencies, request: toScriptRequest(wire), response: observed,
       env: Object.fromEntries(values), scrub, timeoutMs: Math.min(SCRIPT_TIME_LIMIT_MS, remaining()), signal: ctx.signal, sandbox,
     });
     jobLog.teardown = outcome.logs;

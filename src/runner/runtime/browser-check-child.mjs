@@ -4,11 +4,13 @@
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import vm from 'node:vm';
 import { createExpect, ExpectationError } from './browser-expect.mjs';
-import { createProjectModules, isTypeScript, stripTypes } from './project-modules.mjs';
+import { contextOptionsOf, requestOptionsOf } from './playwright-options.mjs';
 import { readJob, send } from './runner-channel.mjs';
+import { userFrames } from './user-frames.mjs';
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -36,22 +38,30 @@ function finish(result) {
 
 
 /**
- * job: {script, entryPath (project-relative path of the script), projectDir (the working folder
- * holding the check's dependency files), files (their project-relative paths), needsBrowser, chromiumPath, launchArgs, variables, deadlineAt (epoch ms by which
+ * job: {script, projectDir (the folder holding the check's project files and the bundle), needsBrowser, chromiumPath, launchArgs, variables, deadlineAt (epoch ms by which
  * the script must be done), timeoutMs (for messages), timeoutCode (the error code of a run out of
- * time), actionTimeoutMs, screenshotTimeoutMs, shotsDir}.
+ * time), actionTimeoutMs, screenshotTimeoutMs, shotsDir, playwrightConfig (the check's: `use`, `expect`,
+ * `timeout`, keys already held to what this runner applies), and for a bundled script (TypeScript,
+ * ES modules, project files) bundlePath: the ES module bundle-user-script.ts built, whose inline
+ * source map names the project's files (node runs with --enable-source-maps)}.
  */
 async function main(job) {
   let run;
-  try {
-    run = compile(isTypeScript(job.entryPath ?? '') ? stripTypes(job.script, job.entryPath) : job.script);
-  } catch (err) {
-    // esbuild reports TypeScript it cannot parse as {errors: [{text, location: {line}}]}.
-    return finish({ error: err?.errors?.[0] ? describeTransformError(err.errors[0]) : describeSyntaxError(err) });
+  if (job.bundlePath) {
+    bundledIn = job.projectDir;
+    run = () => import(pathToFileURL(job.bundlePath).href);
+  } else {
+    try {
+      run = compile(job.script);
+    } catch (err) {
+      return finish({ error: describeSyntaxError(err) });
+    }
   }
-  projectFiles = job.files ?? [];
+  const config = job.playwrightConfig ?? {};
+  const use = config.use ?? {};
   // Loaded after the compile (it takes a good part of a second) so a syntax error comes back at once.
-  const { chromium, request: apiRequest } = nodeRequire('playwright-core');
+  const { chromium, request: apiRequest, selectors } = nodeRequire('playwright-core');
+  if (use.testIdAttribute) selectors.setTestIdAttribute(use.testIdAttribute);
 
   // Captured before the run's variables are added: the browser gets the sandbox environment only.
   const browserEnv = { ...process.env };
@@ -73,8 +83,10 @@ async function main(job) {
   if (job.needsBrowser) {
     try {
       await ensureBrowser();
-      rt.context = await rt.browser.newContext();
-      rt.context.setDefaultTimeout(job.actionTimeoutMs);
+      rt.context = await rt.browser.newContext(contextOptionsOf(use));
+      // The check's own timeouts, never past the run's: the runner still owns the time limit.
+      rt.context.setDefaultTimeout(Math.min(use.actionTimeout || job.actionTimeoutMs, job.actionTimeoutMs));
+      if (use.navigationTimeout) rt.context.setDefaultNavigationTimeout(Math.min(use.navigationTimeout, job.actionTimeoutMs));
       rt.context.on('page', watchPage);
       rt.page = await rt.context.newPage();
     } catch (err) {
@@ -91,9 +103,9 @@ async function main(job) {
       });
     }
   }
-  const request = await apiRequest.newContext({ timeout: job.actionTimeoutMs });
+  const request = await apiRequest.newContext({ ...requestOptionsOf(use), timeout: Math.min(use.actionTimeout || job.actionTimeoutMs, job.actionTimeoutMs) });
 
-  const expect = createExpect();
+  const expect = createExpect(config.expect?.timeout !== undefined ? { timeout: config.expect.timeout } : {});
   const registry = createTestRegistry();
   const chromiumShim = { name: () => 'chromium', launch: () => ensureBrowser() };
   const modules = {
@@ -107,10 +119,15 @@ async function main(job) {
     throw new Error(`Cannot require "${id}": scripts may require Node.js built-in modules, @playwright/test and the project's own files only`);
   };
   // Relative ids resolve from the entry's place in the project to the check's dependency files.
-  const scriptRequire = createProjectModules({ projectDir: job.projectDir, files: projectFiles, fallback: packageRequire })
-    .requireFrom(job.entryPath ?? SCRIPT_FILE);
+  // A plain script (not bundled) has no project files: a relative path names nothing it was sent.
+  const scriptRequire = (id) => {
+    if (typeof id === 'string' && /^\.{0,2}\//.test(id)) throw new Error(`Cannot require "${id}": the check has no project files (dependencies) to load it from`);
+    return packageRequire(id);
+  };
   const globals = {
-    page: rt.page, context: rt.context, browser: rt.browser, request, expect, test: registry.test, require: scriptRequire,
+    page: rt.page, context: rt.context, browser: rt.browser, request, expect, test: registry.test,
+    // A bundle has the project's files inside it; what it still asks for (packages, built-ins) comes from here.
+    require: scriptRequire, __lookoutRequire: packageRequire,
   };
   for (const [name, value] of Object.entries(globals)) {
     Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
@@ -118,7 +135,10 @@ async function main(job) {
   Object.assign(process.env, job.variables);
 
   const t0 = performance.now();
-  const outcome = await within(job.deadlineAt, async () => {
+  // playwrightConfig.timeout bounds the script (Playwright's test timeout) within the run's own limit.
+  const ownLimit = config.timeout ? Date.now() + config.timeout : Infinity;
+  const deadlineAt = Math.min(job.deadlineAt, ownLimit);
+  const outcome = await within(deadlineAt, async () => {
     await run();
     await registry.runAll({ page: rt.page, context: rt.context, browser: rt.browser, request, browserName: 'chromium' });
   });
@@ -126,7 +146,8 @@ async function main(job) {
 
   let error = null;
   if (outcome.timedOut) {
-    error = { code: job.timeoutCode, message: `the script did not finish within the time limit of ${job.timeoutMs} ms`, stack: '' };
+    const limit = deadlineAt === ownLimit ? `playwrightConfig.timeout of ${config.timeout} ms` : `the time limit of ${job.timeoutMs} ms`;
+    error = { code: job.timeoutCode, message: `the script did not finish within ${limit}`, stack: '' };
   } else if (!outcome.ok) {
     error = describeError(outcome.error);
   } else {
@@ -183,12 +204,11 @@ function pageToCapture(rt) {
 }
 
 /**
- * The script as an async function: it runs as the body, so top-level `await` and `return` work.
- * Static `import ... from '...'` lines become `require` calls (scripts written as ES modules,
- * e.g. `import { test, expect } from '@playwright/test'`); line numbers are kept.
+ * A plain script (no ES module syntax, no TypeScript, no project files: those are bundled) as an
+ * async function: it runs as the body, so top-level `await` and `return` work.
  */
 function compile(script) {
-  const source = `(async function () {\n${convertImports(script)}\n})`;
+  const source = `(async function () {\n${script}\n})`;
   return new vm.Script(source, {
     filename: SCRIPT_FILE,
     lineOffset: -1,
@@ -196,44 +216,13 @@ function compile(script) {
   }).runInThisContext();
 }
 
-function convertImports(script) {
-  return script
-    .replace(/^([ \t]*)import\s+(?!type\s)([\w$*{}\s,]+?)\s+from\s*(['"])([^'"\n]+)\3[ \t]*;?/gm, (whole, indent, clause, _q, spec) => {
-      const statement = importAsRequire(clause, spec);
-      return statement === null ? whole : indent + statement + '\n'.repeat(whole.split('\n').length - 1);
-    })
-    .replace(/^([ \t]*)import\s*(['"])([^'"\n]+)\2[ \t]*;?/gm, (_whole, indent, _q, spec) => `${indent}require(${JSON.stringify(spec)});`);
-}
-
-function importAsRequire(clause, spec) {
-  const req = `require(${JSON.stringify(spec)})`;
-  const m = clause.replace(/\s+/g, ' ').trim().match(/^(?:([\w$]+)\s*(?:,\s*|$))?(?:\{([^}]*)\}|\*\s*as\s+([\w$]+))?$/);
-  if (!m || (!m[1] && m[2] === undefined && !m[3])) return null;
-  const [, defaultName, named, namespace] = m;
-  const parts = [];
-  if (defaultName) parts.push(`const ${defaultName} = ((m) => m.default ?? m)(${req});`);
-  if (named !== undefined) parts.push(`const {${named.replace(/([\w$]+)\s+as\s+([\w$]+)/g, '$1: $2')}} = ${req};`);
-  if (namespace) parts.push(`const ${namespace} = ${req};`);
-  return parts.join(' ');
-}
-
-/** The project's files (set from the job), whose frames a stack trace keeps besides the script's. */
-let projectFiles = [];
+/** The run's project folder when the script runs bundled (its frames are mapped to the project's files there). */
+let bundledIn = null;
 
 /** Lines of a stack trace that point into the script or its files (the runner's own frames say nothing). */
 function scriptFrames(stack) {
-  const names = [SCRIPT_FILE, ...projectFiles].map((f) => `${f}:`);
-  return String(stack ?? '').split('\n').filter((l) => names.some((n) => l.includes(n))).map((l) => l.trim()).join('\n');
-}
-
-/** A TypeScript entry esbuild could not parse, reported like a syntax error of the script. */
-function describeTransformError(e) {
-  const line = e.location?.line;
-  return {
-    code: 'SCRIPT_SYNTAX_ERROR',
-    message: `SyntaxError: ${e.text}${line ? ` (${e.location.file || SCRIPT_FILE}:${line})` : ''}`,
-    stack: '',
-  };
+  if (bundledIn) return userFrames(stack, bundledIn).join('\n');
+  return String(stack ?? '').split('\n').filter((l) => l.includes(`${SCRIPT_FILE}:`)).map((l) => l.trim()).join('\n');
 }
 
 function describeError(err) {

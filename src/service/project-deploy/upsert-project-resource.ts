@@ -8,7 +8,7 @@ import { validateBody } from '../../contract/validation.js';
 import { CHECK_TYPES, type CheckType } from '../../domain/catalog.js';
 import { LookoutError } from '../../domain/lookout-error.js';
 import type { SubmittedResource } from '../../domain/plan-deployment.js';
-import { resolveSharedFiles } from '../../domain/shared-file-refs.js';
+import { resolveSharedFiles, SHARED_FILE_KEYS } from '../../domain/shared-file-refs.js';
 import { withPrivateLocations } from './assign-private-locations.js';
 import type { DeploymentContext } from './deployment-context.js';
 import { aboutResource, resolveRefs } from './resolve-refs.js';
@@ -51,10 +51,11 @@ const UPSERTS: Record<(typeof UPSERTED_KINDS)[number], Upsert> = {
   async check(ctx, { checkType, ...payload }, existing, r, runsIn) {
     const { services: { checks }, accountId } = ctx;
     const body = withPrivateLocations(runsIn, r, payload);
-    if (Array.isArray(body.dependencies)) {
-      const resolved = resolveSharedFiles(body.dependencies, ctx.sharedFiles, 'dependencies');
-      if ('issues' in resolved) throw new LookoutError('VALIDATION', 'dependencies name files sharedFiles does not hold', { issues: resolved.issues });
-      body.dependencies = resolved.files;
+    for (const key of SHARED_FILE_KEYS) {
+      if (!Array.isArray(body[key])) continue;
+      const resolved = resolveSharedFiles(body[key], ctx.sharedFiles, key);
+      if ('issues' in resolved) throw new LookoutError('VALIDATION', `${key} name files sharedFiles does not hold`, { issues: resolved.issues });
+      body[key] = resolved.files;
     }
     if (!(CHECK_TYPES as readonly string[]).includes(checkType)) {
       throw new LookoutError('VALIDATION', `unknown checkType "${String(checkType)}"`, { issues: [{ key: 'checkType', message: `must be one of ${CHECK_TYPES.join(', ')}` }] });
