@@ -8,6 +8,8 @@ import { resultMeasurements } from '../domain/result-measurements.js';
 import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
 import { runErrorMessages } from '../domain/run-error-messages.js';
 import { resolveSharedFiles } from '../domain/shared-file-refs.js';
+import { monitorRuleIssues } from '../domain/monitor-rule-issues.js';
+import { monitorToolIssues } from './monitor-tool-issues.js';
 import { CHECK_CREATE_SCHEMAS } from '../contract/check-schemas.js';
 import { validateBody } from '../contract/validation.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -24,7 +26,7 @@ import { toTestSessionView } from './test-session-view.js';
  * Check types `checkly test` can run as submitted: those needing no code bundle. BROWSER and
  * MULTI_STEP jobs carry their script and its local files (`dependencies`) in the job itself.
  */
-export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP'] as const;
+export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP', 'SSL', 'TRACEROUTE'] as const;
 
 /** Keys the CLI adds to a check's payload for a test run, not part of the check itself. */
 const RUN_ONLY_KEYS = ['checkType', 'logicalId', 'filePath', 'sourceInfo', 'group', 'groupId', 'testRetryStrategy', 'alertChannelSubscriptions'];
@@ -120,6 +122,12 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
       try {
         const valid = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type as CheckType], body, `checkRunJobs.${i}`));
         const data = withCheckDefaults(type as CheckType, valid as CheckData, publicUrl);
+        // The newer monitors' own rules and tools, as creating them would check.
+        const monitorIssues = [...monitorRuleIssues(type as CheckType, data), ...monitorToolIssues(type as CheckType)];
+        if (monitorIssues.length > 0) {
+          issues.push(...monitorIssues.map((x) => ({ key: `checkRunJobs.${i}.${x.key}`, message: x.message })));
+          return;
+        }
         out.push({
           logicalId: String(job.logicalId ?? `check-${i}`),
           check: { id: randomUUID(), accountId, checkType: type as CheckType, name: String(data.name ?? job.name ?? type), data, groupId: null },
