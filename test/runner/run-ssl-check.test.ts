@@ -30,7 +30,7 @@ async function serverCert({ names = ['localhost'], validDays = [-1, 365], ca = n
     ...(ca ? { ca: { key: ca.key, cert: ca.cert } } : {}),
     extensions: [
       { name: 'basicConstraints', cA: false },
-      { name: 'subjectAltName', altNames: [...names.map((value) => ({ type: 2, value })), { type: 7, ip: '127.0.0.1' }] },
+      { name: 'subjectAltName', altNames: [...names.map((value) => ({ type: 2 as const, value })), { type: 7 as const, ip: '127.0.0.1' }] },
     ],
   });
   return { key: pems.private, cert: pems.cert };

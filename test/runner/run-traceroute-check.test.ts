@@ -28,7 +28,7 @@ describe('TRACEROUTE check executor with the system traceroute', () => {
     { source: 'RESPONSE_TIME', property: 'max', comparison: 'GREATER_THAN', target: '0' },
   ];
 
-  it.each([
+  it.for([
     { protocol: 'TCP', extra: () => ({ port }) },
     { protocol: 'ICMP', extra: () => ({}) },
     { protocol: 'UDP', extra: () => ({}) },
