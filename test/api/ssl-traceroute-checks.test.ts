@@ -3,6 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTraceroute } from '../../src/runner/traceroute-command.js';
 import { monitorToolIssues } from '../../src/service/monitor-tool-issues.js';
+import { gqlData } from '../support/graphql.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const SSL = { name: 'Shop TLS', request: { sslConfig: { hostname: 'shop.example.test' } } };
@@ -105,5 +106,27 @@ describe('SSL and TRACEROUTE monitors over REST', () => {
     const run = await s.a.request('POST', `/v1/checks/${created.body.id}/run`);
     expect(run.status, issueKeys(run.body)).toBe(200);
     expect(run.body.results[0]).toMatchObject({ checkType: 'SSL', hasFailures: true, hasErrors: true, sslCheckResult: { hostname: '127.0.0.1', port, error: { code: expect.any(String) } } });
+  });
+
+  it('creates both through GraphQL mutations and reads them back as SslCheck and TracerouteCheck', async () => {
+    const created = await gqlData(s.a, `mutation {
+      ssl: createSslCheck(input: { name: "G TLS", request: { sslConfig: { hostname: "g.example.test", alertDaysBeforeExpiry: 14 },
+        assertions: [{ source: CERTIFICATE, property: "daysUntilExpiry", comparison: GREATER_THAN, target: "14" }] } }) {
+        check { ... on SslCheck { checkType request { sslConfig { hostname port alertDaysBeforeExpiry } assertions { source property } } } }
+        userErrors { field message }
+      }
+      trace: createTracerouteCheck(input: { name: "G path", request: { url: "g.example.test", protocol: "ICMP", assertions: [{ source: HOP_COUNT, comparison: LESS_THAN, target: "20" }] } }) {
+        check { ... on TracerouteCheck { checkType request { url protocol maxHops assertions { source } } } }
+        userErrors { field message }
+      }
+      bad: createTracerouteCheck(input: { name: "Bad", request: { url: "g.example.test", maxHops: 99 } }) { check { id } userErrors { field message } }
+    }`);
+    expect(created.ssl).toEqual({
+      check: { checkType: 'SSL', request: { sslConfig: { hostname: 'g.example.test', port: 443, alertDaysBeforeExpiry: 14 }, assertions: [{ source: 'CERTIFICATE', property: 'daysUntilExpiry' }] } },
+      userErrors: [],
+    });
+    expect(created.trace).toEqual({ check: { checkType: 'TRACEROUTE', request: { url: 'g.example.test', protocol: 'ICMP', maxHops: 30, assertions: [{ source: 'HOP_COUNT' }] } }, userErrors: [] });
+    expect(created.bad.check).toBeNull();
+    expect(JSON.stringify(created.bad.userErrors)).toContain('maxHops');
   });
 });
