@@ -165,6 +165,19 @@ describe('SSL check executor', () => {
     expect(result.details).toMatchObject({ securityBaseline: { verdict: 'fail', violations: ['SSL_WEAK_PROTOCOL'] } });
   });
 
+  it('degrades a server that still accepts TLS 1.0 and 1.1 besides TLS 1.3', async () => {
+    const port = await tlsTarget(await serverCert({}), { minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' });
+    const result = await runSslCheck(ssl(port, { skipChainValidation: true }), runContext());
+    expect(result.errors).toEqual([]);
+    expect(result).toMatchObject({ hasFailures: false, isDegraded: true });
+    expect(result.details).toMatchObject({
+      protocol: 'TLS1.3', legacyProtocolsOffered: ['TLS1.0', 'TLS1.1'], securityBaseline: { verdict: 'degraded', violations: ['SSL_WEAK_PROTOCOL_OFFERED'] },
+    });
+    const off = await runSslCheck(ssl(port, { skipChainValidation: true, securityBaseline: { enabled: false } }), runContext());
+    expect(off).toMatchObject({ isDegraded: false });
+    expect(off.details).toMatchObject({ legacyProtocolsOffered: null });
+  });
+
   it('reports a refused connection as a failed result, not an exception', async () => {
     const port = await tlsTarget(await serverCert({}));
     await new Promise((resolve) => servers.pop()!.close(resolve));
