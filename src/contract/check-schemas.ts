@@ -86,6 +86,69 @@ export const IcmpRequest = Type.Object(
   { additionalProperties: false },
 );
 
+const baselineSeverity = Type.Optional(Nullable(Type.Enum(['fail', 'degrade', 'ignore'])));
+const baselineRule = (value?: Type.TSchema) =>
+  Type.Optional(Nullable(Type.Object({ ...(value ? { value: Type.Optional(Nullable(value)) } : {}), severity: baselineSeverity }, { additionalProperties: false })));
+const tlsVersion = Type.Enum(['TLS1.0', 'TLS1.1', 'TLS1.2', 'TLS1.3']);
+const keyBits = Type.Integer({ minimum: 512, maximum: 16384 });
+
+/** The security baseline of an SSL monitor (the CLI's `securityBaseline`); omitted: the default baseline. */
+export const SslSecurityBaseline = Type.Object(
+  {
+    enabled: Type.Optional(Nullable(Type.Boolean())),
+    minTLSVersion: baselineRule(tlsVersion),
+    minKeySizeBits: baselineRule(keyBits),
+    weakSignatureAlgorithm: baselineRule(),
+    weakCipherSuite: baselineRule(),
+    knownBadCA: baselineRule(),
+    recommendedTLSVersion: baselineRule(tlsVersion),
+    recommendedKeySizeBits: baselineRule(keyBits),
+    ocspMustStapleRespected: baselineRule(),
+    sctPresent: baselineRule(),
+  },
+  { additionalProperties: false },
+);
+
+/** The request of an SSL monitor, as the CLI's SslMonitor sends it (the target is in `sslConfig`). */
+export const SslRequest = Type.Object(
+  {
+    sslConfig: Type.Object(
+      {
+        hostname: Type.String({ minLength: 1, maxLength: 253 }),
+        port: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 65535 }))),
+        ipFamily: Type.Optional(Type.Enum([...IP_FAMILIES])),
+        serverName: Type.Optional(Nullable(Type.String({ maxLength: 253 }))),
+        skipChainValidation: Type.Optional(Nullable(Type.Boolean())),
+        handshakeTimeoutMs: Type.Optional(Nullable(Type.Integer({ minimum: 1000, maximum: 30000 }))),
+        alertDaysBeforeExpiry: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 365 }))),
+        clientCertificateMode: Type.Optional(Nullable(Type.Enum(['auto', 'explicit']))),
+        securityBaseline: Type.Optional(Nullable(SslSecurityBaseline)),
+      },
+      { additionalProperties: false },
+    ),
+    sslClientCertificateId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+    assertions: Type.Optional(assertionsFor('SSL')),
+  },
+  { additionalProperties: false },
+);
+
+/** The request of a TRACEROUTE monitor, as the CLI's TracerouteMonitor sends it. */
+export const TracerouteRequest = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 253 }),
+    // SCTP (which the CLI also names) is not offered by the traceroute that runs the probes.
+    protocol: Type.Optional(Type.Enum(['TCP', 'UDP', 'ICMP'])),
+    port: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 65535 }))),
+    ipFamily: Type.Optional(Type.Enum([...IP_FAMILIES])),
+    maxHops: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+    maxUnknownHops: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })),
+    ptrLookup: Type.Optional(Type.Boolean()),
+    timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })),
+    assertions: Type.Optional(assertionsFor('TRACEROUTE')),
+  },
+  { additionalProperties: false },
+);
+
 export const Heartbeat = Type.Object(
   {
     period: Type.Integer({ minimum: 1 }),
@@ -213,6 +276,8 @@ const CREATE_BODIES: Record<CheckType, Type.TObject> = {
   MULTI_STEP: obj({ ...common, ...scripted, playwrightConfig: PlaywrightConfigField }),
   PLAYWRIGHT: obj({ ...common, ...scripted, script: Type.Optional(scripted.script) }),
   AGENTIC: obj({ ...common, prompt: Type.String({ minLength: 1, maxLength: 10_000 }), agentRuntime: Type.Optional(Nullable(AgentRuntime)) }),
+  SSL: obj({ ...common, ...responseTimes, request: SslRequest }),
+  TRACEROUTE: obj({ ...common, ...responseTimes, request: TracerouteRequest }),
 };
 export const CHECK_CREATE_SCHEMAS = Object.fromEntries(
   CHECK_TYPES.map((t) => [t, nullWhereOptional(CREATE_BODIES[t])]),

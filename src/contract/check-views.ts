@@ -1,5 +1,6 @@
 import { CHECK_TYPES, LOCATIONS } from '../domain/catalog.js';
 import { CHECK_CREATE_SCHEMAS, Heartbeat as HeartbeatInput, ApiRequest, DnsRequest, IcmpRequest, TcpRequest, UrlRequest } from './check-schemas.js';
+import { SslRequest, TracerouteRequest } from './check-schemas.js';
 import { AlertSettings as AlertSettingsInput, Assertion as AssertionInput, RetryStrategy as RetryStrategyInput } from './common.js';
 import { nullable, ref, toResponseShape, type JsonSchema } from './response-shape.js';
 
@@ -64,8 +65,10 @@ const REQUEST_LISTS: JsonSchema = {
 export const CheckRequest = {
   $id: 'CheckRequest',
   type: 'object',
-  description: 'The request of API, URL, TCP, DNS and ICMP checks; which keys exist depends on checkType',
+  description: 'The request of API, URL, TCP, DNS, ICMP, SSL and TRACEROUTE checks; which keys exist depends on checkType',
   properties: {
+    // The older types' definitions win where a key is shared (port, protocol, url...).
+    ...Object.assign({}, ...[SslRequest, TracerouteRequest].map((s) => toResponseShape(s).properties)),
     ...Object.assign({}, ...[ApiRequest, UrlRequest, TcpRequest, DnsRequest, IcmpRequest].map((s) => toResponseShape(s).properties)),
     ...REQUEST_LISTS,
   },

@@ -9,6 +9,8 @@ const DETAIL_FIELDS: Record<string, string> = {
   DNS: 'dnsCheckResult',
   ICMP: 'icmpCheckResult',
   HEARTBEAT: 'heartbeatCheckResult',
+  SSL: 'sslCheckResult',
+  TRACEROUTE: 'tracerouteCheckResult',
 };
 
 /** Top-level fields of a result that only the wide `detail` column can fill. */

@@ -137,6 +137,8 @@ const RESULT_PROPERTIES: JsonSchema = {
   dnsCheckResult: detail('DNS: {query, recordType, rcode, answers, authority, nameServer, port, ...}'),
   icmpCheckResult: detail('ICMP: the ping statistics'),
   heartbeatCheckResult: detail('HEARTBEAT: the ping or missed deadline'),
+  sslCheckResult: detail('SSL: {hostname, port, resolvedIp, protocol, cipherSuite, daysUntilExpiry, handshakeTimeMs, chainTrusted, hostnameVerified, certificate, chain, findings, securityBaseline}'),
+  tracerouteCheckResult: detail('TRACEROUTE: {hostname, resolvedIp, protocol, totalHops, destinationReached, truncationReason, finalHopLatency, packetLoss, hops}'),
   checkRunId: { type: ['integer', 'string', 'null'] },
   attempts: { type: 'integer' },
   sequenceId: { type: ['string', 'null'] },

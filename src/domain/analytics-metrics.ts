@@ -48,6 +48,8 @@ const TIMINGS_OF: Record<CheckType, readonly TimingMetric[]> = {
   AGENTIC: ['responseTime'],
   PLAYWRIGHT: ['responseTime'],
   HEARTBEAT: [],
+  SSL: ['responseTime'],
+  TRACEROUTE: ['responseTime'],
 };
 
 /** Whether `metric` says something about checks of `type` (heartbeats have no retries either). */
@@ -72,6 +74,8 @@ export const ANALYTICS_ROUTE_SEGMENTS = {
   dns: 'DNS',
   icmp: 'ICMP',
   'heartbeat-checks': 'HEARTBEAT',
+  ssl: 'SSL',
+  traceroute: 'TRACEROUTE',
 } as const satisfies Record<string, CheckType>;
 
 /** Metrics of `POST /v1/analytics/checks` when the body names none (each kept where it applies). */

@@ -10,6 +10,8 @@ export const SCRIPT_TIMEOUT_MS = 120_000;
  */
 export function attemptTimeoutMs(type: CheckType, data: Record<string, any>): number {
   if (type === 'BROWSER' || type === 'MULTI_STEP' || type === 'PLAYWRIGHT' || type === 'AGENTIC') return SCRIPT_TIMEOUT_MS;
+  // A trace runs up to its own `timeout` (seconds), whatever the latency limits.
+  if (type === 'TRACEROUTE') return (data.request?.timeout ?? 10) * 1000 + 5_000;
   const max = data.maxResponseTime ?? 20_000;
   // ping sends pingCount echo requests one second apart.
   const pings = type === 'ICMP' ? (data.request?.pingCount ?? 10) * 1000 : 0;

@@ -23,13 +23,16 @@ export type RuntimeId = (typeof RUNTIME_IDS)[number];
 /** Runtime given to new accounts. */
 export const DEFAULT_RUNTIME_ID: RuntimeId = '2025.04';
 
-export const CHECK_TYPES = ['AGENTIC', 'API', 'BROWSER', 'HEARTBEAT', 'ICMP', 'MULTI_STEP', 'TCP', 'PLAYWRIGHT', 'URL', 'DNS'] as const;
+export const CHECK_TYPES = ['AGENTIC', 'API', 'BROWSER', 'HEARTBEAT', 'ICMP', 'MULTI_STEP', 'TCP', 'PLAYWRIGHT', 'URL', 'DNS',
+  'SSL', 'TRACEROUTE',
+] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 
 /** Path segment of the typed routes (`/v1/checks/{segment}`) for each check type that has one. */
 export const TYPED_ROUTE_SEGMENTS = {
   api: 'API', browser: 'BROWSER', multistep: 'MULTI_STEP', heartbeat: 'HEARTBEAT',
   tcp: 'TCP', url: 'URL', dns: 'DNS', icmp: 'ICMP',
+  ssl: 'SSL', traceroute: 'TRACEROUTE',
 } as const satisfies Record<string, CheckType>;
 
 const MINUTE_FREQUENCIES = [1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
@@ -49,6 +52,8 @@ export const FREQUENCIES: Record<CheckType, readonly number[]> = {
   HEARTBEAT: MINUTE_FREQUENCIES,
   AGENTIC: MINUTE_FREQUENCIES,
   PLAYWRIGHT: MINUTE_FREQUENCIES,
+  SSL: MINUTE_FREQUENCIES,
+  TRACEROUTE: MINUTE_FREQUENCIES,
 };
 export const DEFAULT_FREQUENCY = 10;
 export const SUB_MINUTE_OFFSETS = [10, 20, 30];
@@ -60,6 +65,9 @@ export const RESPONSE_TIME_LIMITS: Partial<Record<CheckType, { degraded: number;
   TCP: { degraded: 3000, max: 5000, ceiling: 5000 },
   DNS: { degraded: 500, max: 1000, ceiling: 5000 },
   ICMP: { degraded: 500, max: 1000, ceiling: 5000 },
+  // SSL: the handshake time; TRACEROUTE: the final hop's average round trip (the CLI's defaults).
+  SSL: { degraded: 3000, max: 10000, ceiling: 30000 },
+  TRACEROUTE: { degraded: 10000, max: 20000, ceiling: 30000 },
 };
 
 export const COMPARISONS = [
@@ -75,6 +83,8 @@ export const ASSERTION_SOURCES: Partial<Record<CheckType, readonly string[]>> = 
   TCP: ['RESPONSE_DATA', 'RESPONSE_TIME'],
   DNS: ['RESPONSE_CODE', 'RESPONSE_TIME', 'TEXT_ANSWER', 'JSON_ANSWER'],
   ICMP: ['LATENCY', 'JSON_RESPONSE'],
+  SSL: ['CERTIFICATE', 'CONNECTION', 'RESPONSE_TIME', 'JSON_RESPONSE', 'TEXT_RESPONSE'],
+  TRACEROUTE: ['RESPONSE_TIME', 'HOP_COUNT', 'PACKET_LOSS'],
 };
 export const ALL_ASSERTION_SOURCES = [...new Set(Object.values(ASSERTION_SOURCES).flat())];
 

@@ -3,6 +3,7 @@ import { FREQUENCIES, RESPONSE_TIME_LIMITS, SUB_MINUTE_OFFSETS, UNIT_SECONDS, ty
 import type { CheckData } from './check-defaults.js';
 import type { Issue } from './lookout-error.js';
 import { playwrightConfigIssues } from './playwright-config.js';
+import { monitorRuleIssues } from './monitor-rule-issues.js';
 
 /** The largest frequencyOffset allowed for a frequency (spec rules 2 and 3); rule 1 is a set. */
 export function maxFrequencyOffset(frequency: number): number {
@@ -82,8 +83,10 @@ export function checkRuleIssues(type: CheckType, c: CheckData): Issue[] {
     if ((type === 'API' || type === 'URL') && !isRequestUrl(c.request.url)) {
       issues.push({ key: 'request.url', message: 'must be an http(s) URL' });
     }
-    (c.request.assertions ?? []).forEach((a: { comparison?: string; target?: string | null; regex?: string | null }, i: number) => {
+    (c.request.assertions ?? []).forEach((a: { comparison?: string; target?: string | null; regex?: string | null; property?: string | null }, i: number) => {
       if (a.regex && !isRegex(a.regex)) issues.push({ key: `request.assertions.${i}.regex`, message: 'is not a valid regular expression' });
+      // SSL's tlsVersion is ordered by name (TLS1.2 < TLS1.3): monitorRuleIssues checks its targets.
+      if (type === 'SSL' && a.property === 'tlsVersion') return;
       // An ordering against a text that is not a number could only ever end in an evaluation error;
       // a {{VARIABLE}} is a number only once the run fills it in.
       if ((a.comparison === 'GREATER_THAN' || a.comparison === 'LESS_THAN') && !String(a.target ?? '').includes('{{') && !isDecimalNumber(String(a.target ?? ''))) {
@@ -98,6 +101,8 @@ export function checkRuleIssues(type: CheckType, c: CheckData): Issue[] {
       }
     }
   }
+
+  issues.push(...monitorRuleIssues(type, c));
 
   if (type === 'HEARTBEAT' && c.heartbeat) {
     const period = c.heartbeat.period * UNIT_SECONDS[c.heartbeat.periodUnit as TimeUnit];

@@ -46,6 +46,19 @@ const REQUEST_SHAPES: Partial<Record<CheckType, Shape>> = {
   // nameServer null: the resolver configured on the machine that runs the check.
   DNS: { query: value(), recordType: value('A'), nameServer: value(null), port: value(53), protocol: value('UDP'), assertions: ASSERTIONS },
   ICMP: { hostname: value(), ipFamily: value('IPv4'), pingCount: value(10), assertions: ASSERTIONS },
+  SSL: {
+    sslConfig: object({
+      hostname: value(), port: value(443), ipFamily: value('IPv4'), serverName: value(null), skipChainValidation: value(false),
+      handshakeTimeoutMs: value(10000), alertDaysBeforeExpiry: value(20), clientCertificateMode: value(null), securityBaseline: value(null),
+    }),
+    sslClientCertificateId: value(null),
+    assertions: ASSERTIONS,
+  },
+  // port null: 443 for TCP, 33434 for UDP (the CLI's defaults); ICMP has none.
+  TRACEROUTE: {
+    url: value(), protocol: value('TCP'), port: value(null), ipFamily: value('IPv4'), maxHops: value(30), maxUnknownHops: value(15),
+    ptrLookup: value(true), timeout: value(10), assertions: ASSERTIONS,
+  },
 };
 
 /** Fields of every check type. `locations` has a default that depends on placement (see withCheckDefaults). */

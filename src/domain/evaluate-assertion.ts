@@ -3,6 +3,7 @@ import { COMPARISONS, type Comparison } from './catalog.js';
 import type { AssertionOutcome } from './check-result.js';
 import { formatDnsAnswerJson, formatDnsAnswerText } from './format-dns-answer.js';
 import type { Observation } from './observation.js';
+import { readMonitorSource } from './read-monitor-source.js';
 
 /** An assertion as a check stores it (`request.assertions[]`). */
 export interface Assertion {
@@ -37,6 +38,7 @@ export const MAX_ACTUAL_LENGTH = 1000;
  * | JSON_ANSWER   | DNS    | JSON path `property` into `{Status, Answer: [{name, type, TTL, data}]}` |
  * | LATENCY       | ICMP   | latency `property` (avg, min, max or stdDev) in ms; null when no ping was answered |
  * | JSON_RESPONSE | ICMP   | JSON path `property` into `{packetsSent, packetsReceived, packetLoss, latency, address}` |
+ * | (SSL and TRACEROUTE sources: see readMonitorSource)                                          |
  *
  * JSON paths are evaluated by jsonpath-plus (filters run in its safe evaluator): no match means no
  * value (absent), one match is that value, several matches (`$..name`, `[*]`) are the array of
@@ -138,6 +140,7 @@ const LATENCY_PROPERTIES = ['avg', 'min', 'max', 'stdDev'] as const;
 function readSource(source: string, property: string | null, ctx: Context): Extracted {
   const o = ctx.observation;
   const wrongFamily = (): Extracted => ({ error: `source ${source} does not apply to ${o.kind} results` });
+  if (o.kind === 'SSL' || o.kind === 'TRACEROUTE') return readMonitorSource(source, property, o);
   switch (source) {
     case 'STATUS_CODE':
       return o.kind === 'HTTP' ? { value: o.statusCode } : wrongFamily();
@@ -173,6 +176,8 @@ function readSource(source: string, property: string | null, ctx: Context): Extr
       const { kind: _kind, ...summary } = o;
       return queryJson({ ...summary, address: o.address ?? null }, property);
     }
+    case 'CERTIFICATE': case 'CONNECTION': case 'TEXT_RESPONSE': case 'HOP_COUNT': case 'PACKET_LOSS':
+      return wrongFamily();
     default:
       return { error: `unknown source ${JSON.stringify(source)}` };
   }

@@ -63,4 +63,27 @@ export interface IcmpObservation {
   address?: string | null;
 }
 
-export type Observation = HttpObservation | TcpObservation | DnsObservation | IcmpObservation;
+/** One TLS handshake (SSL monitors): the leaf certificate's and the connection's facts, and the whole response. */
+export interface SslObservation {
+  kind: 'SSL';
+  /** Handshake time in ms. */
+  responseTime: number;
+  /** CERTIFICATE properties (daysUntilExpiry, subjectCN, sans...); null when no certificate was presented. */
+  certificate: Readonly<Record<string, unknown>> | null;
+  /** CONNECTION properties (tlsVersion, cipherSuite, chainTrusted, hostnameVerified, resolvedIp...). */
+  connection: Readonly<Record<string, unknown>>;
+  /** The response document JSON_RESPONSE and TEXT_RESPONSE read. */
+  response: Readonly<Record<string, unknown>>;
+}
+
+/** One trace (TRACEROUTE monitors): the destination's round trips and loss, and the hop count. */
+export interface TracerouteObservation {
+  kind: 'TRACEROUTE';
+  /** Round trips to the destination in ms; null when it never answered. */
+  latency: IcmpLatency | null;
+  hopCount: number;
+  /** Percentage 0..100 of the destination's probes without an answer. */
+  packetLoss: number;
+}
+
+export type Observation = HttpObservation | TcpObservation | DnsObservation | IcmpObservation | SslObservation | TracerouteObservation;

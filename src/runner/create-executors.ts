@@ -6,7 +6,9 @@ import { createApiCheckExecutor } from './executors/run-api-check.js';
 import { createBrowserCheckExecutor } from './executors/run-browser-check.js';
 import { runDnsCheck } from './executors/run-dns-check.js';
 import { runIcmpCheck } from './executors/run-icmp-check.js';
+import { runSslCheck } from './executors/run-ssl-check.js';
 import { runTcpCheck } from './executors/run-tcp-check.js';
+import { runTracerouteCheck } from './executors/run-traceroute-check.js';
 import { runUnsupportedCheck } from './executors/run-unsupported-check.js';
 import { runUrlCheck } from './executors/run-url-check.js';
 import { limitConcurrency } from './limit-concurrency.js';
@@ -31,5 +33,7 @@ export function createExecutors(config: Config, sandbox: Sandbox): Partial<Recor
     MULTI_STEP: browser,
     AGENTIC: limitConcurrency(createAgenticCheckExecutor({ settings: config.agentic, chromiumPath: config.chromiumPath, sandbox }), config.browserConcurrency),
     PLAYWRIGHT: runUnsupportedCheck,
+    SSL: runSslCheck,
+    TRACEROUTE: runTracerouteCheck,
   };
 }

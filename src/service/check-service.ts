@@ -6,6 +6,7 @@ import type { CheckType } from '../domain/catalog.js';
 import { mergeCheckUpdate, stripServerOwnedFields, withCheckDefaults, type CheckData } from '../domain/check-defaults.js';
 import { agenticCheckIssues } from '../domain/agentic-check-issues.js';
 import { checkRuleIssues } from '../domain/check-rules.js';
+import { monitorToolIssues } from './monitor-tool-issues.js';
 import { withGroupDefaults } from '../domain/group-defaults.js';
 import { LookoutError, assertValid, notFound, type Issue } from '../domain/lookout-error.js';
 import type { CheckFilter } from '../store/checks-repository.js';
@@ -64,6 +65,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger, agenti
       const body = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type], rawBody));
       const data = withCheckDefaults(type, body as CheckData, publicUrl);
       assertValid([...checkRuleIssues(type, data), ...agenticCheckIssues(type, body, agenticModelConfigured)]);
+      assertValid(monitorToolIssues(type));
       const id = randomUUID();
       return store.transaction(async (repos) => {
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
@@ -97,6 +99,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger, agenti
         // The merged check must still be a valid whole check.
         validateBody(CHECK_CREATE_SCHEMAS[stored], structuredClone(merged));
         assertValid([...checkRuleIssues(stored, merged), ...agenticCheckIssues(stored, { ...merged, agentRuntime: body.agentRuntime }, agenticModelConfigured)]);
+        assertValid(monitorToolIssues(stored));
         // A list sent replaces the subscriptions ([] removes them all); null or absent leaves them.
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await checkReferenceIssues(repos, accountId, merged, subs));
@@ -128,6 +131,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger, agenti
         const input = type === 'HEARTBEAT' && token ? { ...body, heartbeat: { ...body.heartbeat, pingToken: token } } : body;
         const data = withCheckDefaults(type, input as CheckData, publicUrl);
         assertValid([...checkRuleIssues(type, data), ...agenticCheckIssues(type, body, agenticModelConfigured)]);
+        assertValid(monitorToolIssues(type));
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await checkReferenceIssues(repos, accountId, data, subs));
         await repos.checks.update(accountId, id, data);

@@ -10,6 +10,8 @@ import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
 import { runErrorMessages } from '../domain/run-error-messages.js';
 import { playwrightConfigIssues } from '../domain/playwright-config.js';
 import { resolveSharedFiles, SHARED_FILE_KEYS } from '../domain/shared-file-refs.js';
+import { monitorRuleIssues } from '../domain/monitor-rule-issues.js';
+import { monitorToolIssues } from './monitor-tool-issues.js';
 import { CHECK_CREATE_SCHEMAS } from '../contract/check-schemas.js';
 import { validateBody } from '../contract/validation.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -26,7 +28,7 @@ import { toTestSessionView } from './test-session-view.js';
  * Check types `checkly test` can run as submitted: those needing no code bundle. BROWSER and
  * MULTI_STEP jobs carry their script and its local files (`dependencies`) in the job itself.
  */
-export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP'] as const;
+export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP', 'SSL', 'TRACEROUTE'] as const;
 
 /** Keys the CLI adds to a check's payload for a test run, not part of the check itself. */
 const RUN_ONLY_KEYS = ['checkType', 'logicalId', 'filePath', 'sourceInfo', 'group', 'groupId', 'testRetryStrategy', 'alertChannelSubscriptions'];
@@ -138,9 +140,14 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
           return;
         }
         const data = withCheckDefaults(type as CheckType, valid as CheckData, publicUrl);
-        const agentic = agenticCheckIssues(type as CheckType, valid, options.agenticModelConfigured === true);
-        if (agentic.length > 0) {
-          issues.push(...agentic.map((x) => ({ key: `checkRunJobs.${i}.${x.key}`, message: x.message })));
+        // The agentic model setting, and the newer monitors' own rules and tools, as creating them would check.
+        const jobIssues = [
+          ...agenticCheckIssues(type as CheckType, valid, options.agenticModelConfigured === true),
+          ...monitorRuleIssues(type as CheckType, data),
+          ...monitorToolIssues(type as CheckType),
+        ];
+        if (jobIssues.length > 0) {
+          issues.push(...jobIssues.map((x) => ({ key: `checkRunJobs.${i}.${x.key}`, message: x.message })));
           return;
         }
         out.push({

@@ -5,6 +5,7 @@ import { evaluateAssertion, evaluateAssertions, MAX_ACTUAL_LENGTH, type Assertio
 import { formatDnsAnswerJson, formatDnsAnswerText } from '../../src/domain/format-dns-answer.js';
 import type {
   DnsObservation, HttpObservation, IcmpObservation, Observation, TcpObservation,
+  SslObservation, TracerouteObservation,
 } from '../../src/domain/observation.js';
 
 const document = {
@@ -48,12 +49,25 @@ const icmp = (over: Partial<IcmpObservation> = {}): IcmpObservation => ({
   ...over,
 });
 
+const ssl: SslObservation = {
+  kind: 'SSL',
+  responseTime: 40,
+  certificate: { subjectCN: 'example.com', daysUntilExpiry: 60, sans: ['example.com', 'www.example.com'], selfSigned: false },
+  connection: { tlsVersion: 'TLS1.3', cipherSuite: 'TLS_AES_256_GCM_SHA384', chainTrusted: true, hostnameVerified: true },
+  response: { protocol: 'TLS1.3', daysUntilExpiry: 60, findings: [] },
+};
+const traceroute: TracerouteObservation = { kind: 'TRACEROUTE', latency: { avg: 3, min: 2, max: 4, stdDev: 0.8 }, hopCount: 4, packetLoss: 0 };
+
 /** An observation of the right family for each source, for the matrix tests. */
 const OBSERVATION_FOR: Record<string, Observation> = {
   STATUS_CODE: http(), JSON_BODY: http(), HEADERS: http(), TEXT_BODY: http(), RESPONSE_TIME: http(),
   RESPONSE_DATA: tcp, RESPONSE_CODE: dns(), TEXT_ANSWER: dns(), JSON_ANSWER: dns(), LATENCY: icmp(), JSON_RESPONSE: icmp(),
+  CERTIFICATE: ssl, CONNECTION: ssl, TEXT_RESPONSE: ssl, HOP_COUNT: traceroute, PACKET_LOSS: traceroute,
 };
-const PROPERTY_FOR: Record<string, string | null> = { JSON_BODY: '$.data[0].name', HEADERS: 'content-type', JSON_ANSWER: '$.Answer[0].data', LATENCY: 'avg', JSON_RESPONSE: '$.packetLoss' };
+const PROPERTY_FOR: Record<string, string | null> = {
+  JSON_BODY: '$.data[0].name', HEADERS: 'content-type', JSON_ANSWER: '$.Answer[0].data', LATENCY: 'avg', JSON_RESPONSE: '$.packetLoss',
+  CERTIFICATE: 'subjectCN', CONNECTION: 'tlsVersion',
+};
 
 interface Row {
   name: string;
@@ -104,8 +118,11 @@ describe('assertions on every source and comparison', () => {
   const families: Record<string, Observation['kind'][]> = {
     STATUS_CODE: ['HTTP'], JSON_BODY: ['HTTP'], HEADERS: ['HTTP'], TEXT_BODY: ['HTTP'], RESPONSE_TIME: ['HTTP', 'TCP', 'DNS'],
     RESPONSE_DATA: ['TCP'], RESPONSE_CODE: ['DNS'], TEXT_ANSWER: ['DNS'], JSON_ANSWER: ['DNS'], LATENCY: ['ICMP'], JSON_RESPONSE: ['ICMP'],
+    CERTIFICATE: ['SSL'], CONNECTION: ['SSL'], TEXT_RESPONSE: ['SSL'], HOP_COUNT: ['TRACEROUTE'], PACKET_LOSS: ['TRACEROUTE'],
   };
-  const byKind: Record<Observation['kind'], Observation> = { HTTP: http(), TCP: tcp, DNS: dns(), ICMP: icmp() };
+  families.RESPONSE_TIME!.push('SSL', 'TRACEROUTE');
+  families.JSON_RESPONSE!.push('SSL');
+  const byKind: Record<Observation['kind'], Observation> = { HTTP: http(), TCP: tcp, DNS: dns(), ICMP: icmp(), SSL: ssl, TRACEROUTE: traceroute };
 
   it('knows the family of every source the catalog gives a check type', () => {
     for (const [type, sources] of Object.entries(ASSERTION_SOURCES)) {
@@ -115,7 +132,7 @@ describe('assertions on every source and comparison', () => {
   });
 
   const mismatches = Object.entries(families).flatMap(([source, kinds]) =>
-    (['HTTP', 'TCP', 'DNS', 'ICMP'] as const).filter((k) => !kinds.includes(k)).map((kind) => ({ source, kind })));
+    (['HTTP', 'TCP', 'DNS', 'ICMP', 'SSL', 'TRACEROUTE'] as const).filter((k) => !kinds.includes(k)).map((kind) => ({ source, kind })));
   it.each(mismatches)('fails $source against a $kind result with an error instead of throwing', ({ source, kind }) => {
     const outcome = evaluateAssertion(a(source, 'NOT_NULL', null, PROPERTY_FOR[source] ?? null), byKind[kind]);
     expect(outcome.passed).toBe(false);

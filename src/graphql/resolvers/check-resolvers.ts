@@ -46,6 +46,8 @@ export const checkResolvers: Resolvers = {
   MultiStepCheck: scriptedFields,
   PlaywrightCheck: scriptedFields,
   AgenticCheck: { ...commonFields, prompt: (c) => c.prompt ?? '' },
+  SslCheck: { ...commonFields, request: (c) => c.request ?? {} },
+  TracerouteCheck: { ...commonFields, request: (c) => c.request ?? {} },
   ApiRequest: {
     headers: (r) => r.headers ?? [],
     queryParameters: (r) => r.queryParameters ?? [],
@@ -57,6 +59,8 @@ export const checkResolvers: Resolvers = {
   TcpRequest: { assertions },
   DnsRequest: { assertions, recordType: (r) => (r.recordType ?? 'A') as never, protocol: (r) => (r.protocol ?? 'UDP') as never },
   IcmpRequest: { assertions, pingCount: (r) => r.pingCount ?? 10 },
+  SslRequest: { assertions },
+  TracerouteRequest: { assertions },
   KeyValue: { locked: (kv) => kv.locked ?? false },
   // A numeric target is written as text: the schema keeps one type for every source.
   Assertion: { target: (a) => (a.target === undefined || a.target === null ? null : String(a.target)) },
