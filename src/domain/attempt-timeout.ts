@@ -3,13 +3,17 @@ import type { CheckType } from './catalog.js';
 /** Longest a browser or multi-step script may run (ms). */
 export const SCRIPT_TIMEOUT_MS = 120_000;
 
+/** Longest a Playwright check suite may run (ms): a whole test suite, not one script. */
+export const SUITE_TIMEOUT_MS = 600_000;
+
 /**
  * How long one attempt may take before the executor gives up with TIMEOUT: the check's
  * maxResponseTime plus a margin to tell "slow" (overMaxResponseTime, a failure) from "no answer"
- * (an error), capped at one minute; scripts get SCRIPT_TIMEOUT_MS.
+ * (an error), capped at one minute; scripts get SCRIPT_TIMEOUT_MS, Playwright check suites SUITE_TIMEOUT_MS.
  */
 export function attemptTimeoutMs(type: CheckType, data: Record<string, any>): number {
-  if (type === 'BROWSER' || type === 'MULTI_STEP' || type === 'PLAYWRIGHT' || type === 'AGENTIC') return SCRIPT_TIMEOUT_MS;
+  if (type === 'PLAYWRIGHT') return SUITE_TIMEOUT_MS;
+  if (type === 'BROWSER' || type === 'MULTI_STEP' || type === 'AGENTIC') return SCRIPT_TIMEOUT_MS;
   const max = data.maxResponseTime ?? 20_000;
   // ping sends pingCount echo requests one second apart.
   const pings = type === 'ICMP' ? (data.request?.pingCount ?? 10) * 1000 : 0;

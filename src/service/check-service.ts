@@ -18,6 +18,9 @@ import { keepActivated } from '../domain/keep-activated.js';
 import type { Logger } from 'pino';
 import { createRetentionRepository } from '../store/retention-repository.js';
 import { deleteAssetFiles } from './asset-files.js';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isCodeBundleKey, storedFileName } from '../domain/code-bundle-key.js';
 
 /**
  * A check as it runs in its group. `alertChannels` is left out: it describes the check's own
@@ -48,6 +51,17 @@ async function checkReferenceIssues(repos: Repositories, accountId: string, c: C
   return [...issues, ...(await referenceIssues(repos, accountId, c, subs))];
 }
 
+/**
+ * A Playwright check suite's code bundle must have been uploaded to the account: its key is
+ * checked against the stored files (where this service knows the assets folder).
+ */
+async function codeBundleIssues(assetsDir: string | undefined, accountId: string, type: CheckType, c: CheckData): Promise<Issue[]> {
+  if (type !== 'PLAYWRIGHT' || !assetsDir || !isCodeBundleKey(c.codeBundlePath)) return [];
+  const file = path.join(assetsDir, 'checkly-storage', accountId, storedFileName(c.codeBundlePath));
+  if (await stat(file).then((s) => s.isFile(), () => false)) return [];
+  return [{ key: 'codeBundlePath', message: `no code bundle "${c.codeBundlePath}" was uploaded to this account (POST /next/checkly-storage/upload-code-bundle)` }];
+}
+
 /** Create, read, update and delete checks, with every rule of the spec applied. */
 export function createCheckService({ store, publicUrl, assetsDir, logger }: CheckServiceOptions) {
   async function readView(repos: Repositories, accountId: string, id: string) {
@@ -61,6 +75,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger }: Chec
       const body = stripServerOwnedFields(validateBody<Record<string, any>>(CHECK_CREATE_SCHEMAS[type], rawBody));
       const data = withCheckDefaults(type, body as CheckData, publicUrl);
       assertValid(checkRuleIssues(type, data));
+      assertValid(await codeBundleIssues(assetsDir, accountId, type, data));
       const id = randomUUID();
       return store.transaction(async (repos) => {
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
@@ -94,6 +109,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger }: Chec
         // The merged check must still be a valid whole check.
         validateBody(CHECK_CREATE_SCHEMAS[stored], structuredClone(merged));
         assertValid(checkRuleIssues(stored, merged));
+        assertValid(await codeBundleIssues(assetsDir, accountId, stored, merged));
         // A list sent replaces the subscriptions ([] removes them all); null or absent leaves them.
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await checkReferenceIssues(repos, accountId, merged, subs));
@@ -125,6 +141,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger }: Chec
         const input = type === 'HEARTBEAT' && token ? { ...body, heartbeat: { ...body.heartbeat, pingToken: token } } : body;
         const data = withCheckDefaults(type, input as CheckData, publicUrl);
         assertValid(checkRuleIssues(type, data));
+        assertValid(await codeBundleIssues(assetsDir, accountId, type, data));
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await checkReferenceIssues(repos, accountId, data, subs));
         await repos.checks.update(accountId, id, data);
