@@ -58,6 +58,8 @@ export function shellWords(command: string): string[] | { error: string } {
 export function playwrightTestRun(testCommand: string | null | undefined): PlaywrightTestRun | { error: string } {
   const words = shellWords(testCommand?.trim() || DEFAULT_TEST_COMMAND);
   if (!Array.isArray(words)) return { error: words.error };
+  const shell = words.find((w) => SHELL.test(w));
+  if (shell !== undefined) return { error: `must be a single command: Lookout runs no shell, so "${shell}" cannot be honoured` };
   const at = words.findIndex((w, i) => w === 'playwright' && words[i + 1] === 'test');
   if (at < 0) return { error: 'must run `playwright test` (e.g. `npx playwright test`)' };
   const before = words.slice(0, at).filter((w) => !LAUNCHERS.has(w));
@@ -67,7 +69,6 @@ export function playwrightTestRun(testCommand: string | null | undefined): Playw
   const args: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const w = rest[i]!;
-    if (SHELL.test(w)) return { error: `must be a single command: Lookout runs no shell, so "${w}" cannot be honoured` };
     const name = w.startsWith('--') ? w.split('=')[0]! : w;
     const refused = REFUSED.get(name);
     if (refused) return { error: `cannot use ${name}: ${refused}` };

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, chromiumInstalled } from '../support/chromium.js';
+import { gqlData } from '../support/graphql.js';
 import { runChecklyCli } from '../support/mqtt-cli.js';
 import { startPageTarget, type PageTarget } from '../support/page-target.js';
 import { copyPlaywrightSuite, playwrightSuiteBundle } from '../support/playwright-suite-fixture.js';
@@ -66,7 +67,7 @@ describe('Playwright check suites against Lookout', () => {
     expect(projects.firefox.reason).toContain('no Firefox browser');
     const tests = Object.fromEntries((detail.playwrightTestResults.tests as Json[]).map((t) => [`${t.project} ${t.title}`, t]));
     expect(tests['chromium the home page has its title']).toMatchObject({ outcome: 'expected', status: 'passed', stdout: 'home page opened\n' });
-    const failed = tests['chromium the checkout shows its heading @checkout'];
+    const failed = tests['chromium the checkout shows its heading @checkout']!;
     expect(failed).toMatchObject({ outcome: 'unexpected', status: 'failed' });
     expect(failed.errors.join('\n')).toContain('Received: "Lookout Shop"');
     expect(detail.errors).toContainEqual(expect.objectContaining({ code: 'TEST_FAILED', message: expect.stringContaining('the checkout shows its heading') }));
@@ -143,5 +144,14 @@ describe('Playwright check suites against Lookout', () => {
     expect(res.body.validation.keys).toContain('codeBundlePath');
     const own = await server.a.request('POST', '/v1/checks', { checkType: 'PLAYWRIGHT', name: 'Suite', locations: ['eu-west-1'], codeBundlePath: key });
     expect(own.status, own.text).toBe(201);
+  });
+
+  it('creates a suite over GraphQL from an uploaded bundle, with how it runs', async () => {
+    const key = (await upload(server.b, playwrightSuiteBundle())).body.key as string;
+    const data = await gqlData(server.b, `mutation($input: PlaywrightCheckInput!) {
+      createPlaywrightCheck(input: $input) { check { ... on PlaywrightCheck { name codeBundlePath testCommand browsers } } userErrors { field message } }
+    }`, { input: { name: 'GraphQL suite', codeBundlePath: key, testCommand: 'npx playwright test --project chromium', browsers: ['chromium'] } });
+    expect(data.createPlaywrightCheck.userErrors).toEqual([]);
+    expect(data.createPlaywrightCheck.check).toEqual({ name: 'GraphQL suite', codeBundlePath: key, testCommand: 'npx playwright test --project chromium', browsers: ['chromium'] });
   });
 });

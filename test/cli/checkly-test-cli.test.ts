@@ -236,7 +236,7 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
     ['checkRunJobs', {}],
     ['checkRunJobs', { checkRunJobs: [] }],
     ['checkRunJobs.0.checkType', { checkRunJobs: [{ checkType: 'HEARTBEAT', name: 'Nightly' }] }],
-    ['checkRunJobs.1.checkType', { checkRunJobs: [{ checkType: 'API', name: 'Up', request: { url: 'http://127.0.0.1:9/', method: 'GET' } }, { checkType: 'PLAYWRIGHT', name: 'Suite' }] }],
+    ['checkRunJobs.1.codeBundlePath', { checkRunJobs: [{ checkType: 'API', name: 'Up', request: { url: 'http://127.0.0.1:9/', method: 'GET' } }, { checkType: 'PLAYWRIGHT', name: 'Suite' }] }],
     ['checkRunJobs.0.checkType', { checkRunJobs: [{ checkType: 'AGENTIC', name: 'Agent' }] }],
     ['checkRunJobs.0.dependencies.1', { checkRunJobs: [{ checkType: 'BROWSER', name: 'Home', script: 'x', dependencies: [0, 7] }], sharedFiles: [{ path: 'a.js', content: '' }] }],
     ['checkRunJobs.0.dependencies.0.path', { checkRunJobs: [{ checkType: 'MULTI_STEP', name: 'Flow', script: 'x', dependencies: [{ content: '' }] }] }],

@@ -74,6 +74,9 @@ const MAX_LOG_LINES = 2000;
 const MAX_LOG_LINE_LENGTH = 2000;
 const MAX_ASSETS = 40;
 const MAX_ASSET_BYTES = 50 * 1024 * 1024;
+/** Content types kept files are served with; any other is served as bytes (never as a page of the API's origin). */
+const SERVED_TYPES = new Set(['image/png', 'image/jpeg', 'application/zip', 'video/webm', 'text/markdown', 'text/plain']);
+
 /** Error codes of a suite that could not run at all: it never passes, not even with shouldFail. */
 const RUNNER_FAILURES = new Set(['NO_CODE_BUNDLE', 'BUNDLE_ERROR', 'CONFIG_NOT_FOUND', 'TEST_COMMAND', 'NO_BROWSER', 'NO_TESTS_RUN', 'PLAYWRIGHT_ERROR', 'RUNNER_ERROR', 'RUNNER_CRASHED', SANDBOX_ERROR_CODES.unavailable]);
 
@@ -219,7 +222,8 @@ async function keepAttachments(
       await mkdir(assetsDir, { recursive: true });
       await rename(from, path.join(assetsDir, file)).catch(() => copyFile(from, path.join(assetsDir, file)));
       assets.push({
-        name: scrub(`${a.name}${ext}`), type: assetType(a) as BrowserJobAsset['type'], contentType: a.contentType || 'application/octet-stream',
+        name: scrub(`${a.name}${ext}`), type: assetType(a) as BrowserJobAsset['type'],
+        contentType: SERVED_TYPES.has(a.contentType) ? a.contentType : 'application/octet-stream',
         size: info.size, file, test: scrub(t.title), project: t.project,
       });
       files.push(file);
