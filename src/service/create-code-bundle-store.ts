@@ -78,7 +78,7 @@ export function createCodeBundleStore(options: CodeBundleStoreOptions) {
 }
 export type CodeBundleStore = ReturnType<typeof createCodeBundleStore>;
 
-/** Whether `file` is gzip whose content starts with a tar header ("ustar" at byte 257); only its start is inflated. */
+/** Whether `file` is gzip whose content starts with a tar header ("ustar" at byte 257) or is an empty archive; only its start is inflated. */
 async function isTarGzip(file: string): Promise<boolean> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -98,5 +98,7 @@ async function isTarGzip(file: string): Promise<boolean> {
     gunzip.destroy();
   }
   const head = Buffer.concat(chunks);
+  // `checkly test` uploads an empty archive (its end marker: zero blocks) for projects without suites.
+  if (head.length === 0 || (head.length >= 512 && head.subarray(0, 512).every((b) => b === 0))) return true;
   return head.length >= 512 && head.subarray(257, 262).toString('latin1') === 'ustar';
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodeBundleStore } from '../../src/service/create-code-bundle-store.js';
 import { runChecklyCli } from '../support/mqtt-cli.js';
+import { playwrightSuiteBundle, tinyTarGz } from '../support/playwright-suite-fixture.js';
 import { BACKENDS } from '../support/backends.js';
 import { startHttpTarget, type HttpTarget } from '../support/http-target.js';
 import { startPageTarget } from '../support/page-target.js';
@@ -252,7 +253,8 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
     ['/next/checkly-storage/upload-code-bundle', /^code-bundle\//],
     ['/next/checkly-storage/upload', /^file\//],
   ])('%s stores the body and gives a key its account reads it back with', async (route, keyPattern) => {
-    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
+    // A code bundle is a project archive (anything else is refused); other files are any bytes.
+    const bytes = route.endsWith('code-bundle') ? playwrightSuiteBundle() : Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
     const stored = await upload(server.a, route, bytes);
     expect(stored.status, stored.text).toBe(200);
     expect(stored.body.key).toMatch(keyPattern);
@@ -266,7 +268,7 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
   });
 
   it('does not give one account\'s file to another', async () => {
-    const stored = await upload(server.a, '/next/checkly-storage/upload-code-bundle', Buffer.from('secret bundle'));
+    const stored = await upload(server.a, '/next/checkly-storage/upload-code-bundle', playwrightSuiteBundle());
     const other = await server.b.request('POST', '/next/checkly-storage/download', { key: stored.body.key });
     expect(other.status).toBe(404);
   });
@@ -305,7 +307,9 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
       const bundles = createCodeBundleStore({ dir, maxBytes: 1000 });
       await expect(bundles.put('acc', 'code-bundle', Readable.from([Buffer.alloc(600), Buffer.alloc(600)])))
         .rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'Payload content length greater than maximum allowed: 1000' });
-      const ok = await bundles.put('acc', 'code-bundle', Readable.from([Buffer.alloc(1000)]));
+      const small = tinyTarGz();
+      expect(small.length).toBeLessThanOrEqual(1000);
+      const ok = await bundles.put('acc', 'code-bundle', Readable.from([small]));
       expect(await bundles.has('acc', ok.key)).toBe(true);
       expect(await bundles.has('other', ok.key)).toBe(false);
     } finally {

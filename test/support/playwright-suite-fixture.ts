@@ -25,3 +25,8 @@ export function copyPlaywrightSuite(): string {
 export function playwrightSuiteBundle(): Buffer {
   return execFileSync('tar', ['-czf', '-', '-C', PLAYWRIGHT_SUITE_FIXTURE, 'package.json', 'package-lock.json', 'playwright.config.ts', 'tests']);
 }
+
+/** The smallest project archive: one short file, gzip-compressed tar (a few hundred bytes). */
+export function tinyTarGz(): Buffer {
+  return execFileSync('tar', ['-czf', '-', '-C', PLAYWRIGHT_SUITE_FIXTURE, 'package.json']);
+}
