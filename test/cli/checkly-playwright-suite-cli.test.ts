@@ -117,6 +117,15 @@ describe('Playwright check suites against Lookout', () => {
     expect((await server.b.request('GET', `/v1/check-results/${suite.id}/${result.id}/assets/${trace.file}`)).status).toBe(404);
   });
 
+  it.skipIf(skip !== '')('checkly trigger runs the deployed suites as a test session', async () => {
+    const r = await cli(['trigger', '--test-session-name', 'triggered suites']);
+    expect(r.stdout + r.stderr).toMatch(/1 failed, 1 passed, 2 total/);
+    expect(r.code).toBe(1);
+    const listed = (await server.a.request('GET', '/v1/test-sessions')).body.entries as Json[];
+    const session = (await server.a.request('GET', `/v1/test-sessions/${listed.find((x) => x.name === 'triggered suites')!.id}`)).body;
+    expect(Object.fromEntries(session.results.map((e: Json) => [e.name, e.status]))).toEqual({ 'Shop suite': 'FAILED', 'Shop home': 'PASSED' });
+  });
+
   it('refuses a code bundle that is not a gzip-compressed tar archive, and keeps nothing of it', async () => {
     const res = await upload(server.a, Buffer.from('this is not an archive'));
     expect(res.status, res.text).toBe(400);
