@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { Agent as HttpAgent, request } from 'undici';
 import type { CheckType } from '../domain/catalog.js';
 import type { ProbeResult } from '../domain/check-result.js';
+import { isCodeBundleKey, storedFileName } from '../domain/code-bundle-key.js';
 import { LeaseLostError } from '../domain/lease-lost-error.js';
 import { assetFilesOf } from '../domain/result-asset-files.js';
 import { createScrubber } from '../domain/scrub-secrets.js';
@@ -158,10 +160,37 @@ export async function createAgent(options: AgentOptions): Promise<LookoutAgent> 
     }
   }
 
+  /**
+   * A Playwright check suite runs from its code bundle: fetched from the service into the folder
+   * the executor reads (`<assetsDir>/checkly-storage/<account>/`) unless already there (a key's
+   * bundle never changes).
+   */
+  async function fetchCodeBundle(job: LeasedJob, signal: AbortSignal): Promise<void> {
+    const key = job.check.data.codeBundlePath;
+    if (job.check.checkType !== 'PLAYWRIGHT' || !isCodeBundleKey(key)) return;
+    const file = path.join(options.assetsDir, 'checkly-storage', job.check.accountId, storedFileName(key));
+    if (await stat(file).then((s) => s.isFile(), () => false)) return;
+    const res = await request(`${base}/v1/agent/jobs/${job.jobId}/code-bundle`, { method: 'GET', dispatcher: http, signal, headers: headers({ 'x-lookout-agent': id }) });
+    if (res.statusCode !== 200) {
+      const text = await res.body.text();
+      throw new ServiceError(res.statusCode, `GET code bundle of run ${job.jobId}: ${res.statusCode} ${text}`);
+    }
+    await mkdir(path.dirname(file), { recursive: true });
+    const part = `${file}.${randomUUID()}.part`;
+    try {
+      await pipeline(res.body, createWriteStream(part, { flags: 'wx' }));
+      await rename(part, file);
+    } finally {
+      await rm(part, { force: true });
+    }
+  }
+
   async function runJob(job: LeasedJob, abort: AbortController): Promise<void> {
     const record = (input: RecordInput) => post(job, input);
     const executor = options.executors[job.check.checkType];
     try {
+      // Without its bundle the suite's executor says so (NO_CODE_BUNDLE) in the result.
+      await fetchCodeBundle(job, abort.signal).catch((err: unknown) => logger.warn({ err, jobId: job.jobId }, 'could not fetch the code bundle'));
       if (!executor) {
         await record({
           check: job.check, location: job.location, sequenceId: job.sequenceId, attempts: 1, resultType: 'FINAL',

@@ -5,7 +5,7 @@ import {
 } from '../contract/agent-schemas.js';
 import { PrivateLocationIdParams } from '../contract/private-location-schemas.js';
 import { ref } from '../contract/response-shape.js';
-import { NO_CONTENT, responses } from '../contract/route-responses.js';
+import { NO_CONTENT, nonJson, responses } from '../contract/route-responses.js';
 import { LookoutError } from '../domain/lookout-error.js';
 import { AGENT_ASSET_MAX_BYTES } from '../service/agent-service.js';
 import type { Api, ApiContext } from './api-context.js';
@@ -82,6 +82,24 @@ export function agentsRoutes(app: Api, { agents }: ApiContext): void {
   }, async (req, reply) => {
     await agents.finish(await identity(req.headers), req.body.agentId, req.params.jobId);
     return reply.code(204).send();
+  });
+
+  app.get('/v1/agent/jobs/:jobId/code-bundle', {
+    config: agentRoute,
+    schema: {
+      operationId: 'downloadAgentCodeBundle', tags, security, summary: 'Download the code bundle of a leased Playwright check suite run',
+      description: `${AUTH} \`X-Lookout-Agent\` names the agent holding the run. The answer is the project archive (tar.gz) the run's check names; \`X-Lookout-Code-Bundle\` carries its key.`,
+      params: AgentJobParams,
+      response: responses({ 200: nonJson('The archive', ['application/octet-stream'], { type: 'string', format: 'binary' }) }, 400, 401, 403, 404, 409),
+    },
+  }, async (req, reply) => {
+    const who = await identity(req.headers);
+    const agentId = req.headers['x-lookout-agent'];
+    if (typeof agentId !== 'string' || !/^[0-9a-f-]{36}$/i.test(agentId)) {
+      throw new LookoutError('VALIDATION', 'Name the agent in X-Lookout-Agent', { issues: [{ key: 'x-lookout-agent', message: 'must be the agent id' }], source: 'headers' });
+    }
+    const { key, stream, size } = await agents.codeBundle(who, agentId, req.params.jobId);
+    return reply.type('application/octet-stream').header('content-length', size).header('x-lookout-code-bundle', key).send(stream);
   });
 
   app.post('/v1/agent/leave', {

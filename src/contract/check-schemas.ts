@@ -244,6 +244,22 @@ const setupTeardown = {
   localTearDownScript: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
 };
 
+/**
+ * What the checkly CLI sends for a Playwright check suite (`PlaywrightCheck`): the key of the
+ * project archive it uploaded (`/next/checkly-storage/upload-code-bundle`) and how to run it.
+ */
+const playwrightSuite = {
+  codeBundlePath: Type.String({ pattern: '^code-bundle/[0-9a-f-]{36}$', maxLength: 64, description: 'Key of the uploaded project archive (tar.gz)' }),
+  testCommand: Type.Optional(Nullable(Type.String({ maxLength: 4096, description: 'A `playwright test` command line; its Playwright arguments are honoured' }))),
+  installCommand: Type.Optional(Nullable(Type.String({ maxLength: 1024, description: 'Accepted and not run: packages resolve from the runtime' }))),
+  workingDir: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+  browsers: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 }))),
+  playwrightVersion: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  cacheHash: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+  engine: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  engineVersion: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+};
+
 /** Every property optional, unknown properties still stripped (Type.Partial drops that flag). */
 export function partialObject(schema: Type.TObject): Type.TObject {
   const props = Object.fromEntries(
@@ -274,7 +290,7 @@ const CREATE_BODIES: Record<CheckType, Type.TObject> = {
   HEARTBEAT: obj({ ...common, heartbeat: Heartbeat }),
   BROWSER: obj({ ...common, ...scripted, playwrightConfig: PlaywrightConfigField }),
   MULTI_STEP: obj({ ...common, ...scripted, playwrightConfig: PlaywrightConfigField }),
-  PLAYWRIGHT: obj({ ...common, ...scripted, script: Type.Optional(scripted.script) }),
+  PLAYWRIGHT: obj({ ...common, ...scripted, script: Type.Optional(scripted.script), ...playwrightSuite }),
   AGENTIC: obj({ ...common, prompt: Type.String({ minLength: 1, maxLength: 10_000 }), agentRuntime: Type.Optional(Nullable(AgentRuntime)) }),
   SSL: obj({ ...common, ...responseTimes, request: SslRequest }),
   TRACEROUTE: obj({ ...common, ...responseTimes, request: TracerouteRequest }),

@@ -43,6 +43,8 @@ export const JobAsset = {
   required: ['name', 'type', 'file'],
   properties: {
     name: { type: 'string' }, type: { type: 'string' }, contentType: { type: 'string' }, size: { type: 'integer' }, file: { type: 'string' },
+    test: { type: 'string', description: 'PLAYWRIGHT: title of the test that attached the file' },
+    project: { type: 'string', description: 'PLAYWRIGHT: its Playwright project' },
   },
 };
 
@@ -107,6 +109,25 @@ export const ScriptCheckResult = {
     jobLog: logList,
     jobAssets: { type: 'array', items: ref('JobAsset') },
     playwrightTestTraces: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    playwrightTestVideos: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    playwrightTestResults: {
+      type: ['object', 'null'],
+      description: 'PLAYWRIGHT: per Playwright project (passed, failed, or notRun with the reason) and per test',
+      properties: {
+        projects: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' }, status: { type: 'string', enum: ['passed', 'failed', 'notRun'] }, reason: { type: ['string', 'null'] },
+              notes: { type: 'array', items: { type: 'string' } },
+              passed: { type: 'integer' }, failed: { type: 'integer' }, flaky: { type: 'integer' }, skipped: { type: 'integer' },
+            },
+          },
+        },
+        tests: { type: 'array', items: { type: 'object', additionalProperties: true } },
+      },
+    },
   },
 };
 

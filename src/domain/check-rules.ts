@@ -4,6 +4,7 @@ import type { CheckData } from './check-defaults.js';
 import type { Issue } from './lookout-error.js';
 import { playwrightConfigIssues } from './playwright-config.js';
 import { monitorRuleIssues } from './monitor-rule-issues.js';
+import { playwrightSuiteIssues } from './playwright-suite-issues.js';
 
 /** The largest frequencyOffset allowed for a frequency (spec rules 2 and 3); rule 1 is a set. */
 export function maxFrequencyOffset(frequency: number): number {
@@ -72,6 +73,8 @@ export function checkRuleIssues(type: CheckType, c: CheckData): Issue[] {
       issues.push({ key: 'degradedResponseTime', message: 'must not exceed maxResponseTime' });
     }
   }
+
+  if (type === 'PLAYWRIGHT') issues.push(...playwrightSuiteIssues(c));
 
   const seen = new Set<string>();
   (c.environmentVariables ?? []).forEach((v: { key: string }, i: number) => {

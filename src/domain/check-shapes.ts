@@ -104,6 +104,12 @@ const SCRIPTED: Shape = {
   script: value(null), scriptPath: value(null), dependencies: list({ path: value(), content: value('') }, { default: null }), sslCheckDomain: value(null),
 };
 
+/** A Playwright check suite's bundle and how it runs (as the checkly CLI sends them). */
+const PLAYWRIGHT_SUITE: Shape = {
+  codeBundlePath: value(), testCommand: value(null), installCommand: value(null), workingDir: value(null), browsers: value(null),
+  playwrightVersion: value(null), cacheHash: value(null), engine: value(null), engineVersion: value(null),
+};
+
 function shapeOf(type: CheckType): Shape {
   const limits = RESPONSE_TIME_LIMITS[type];
   const request = REQUEST_SHAPES[type];
@@ -120,6 +126,7 @@ function shapeOf(type: CheckType): Shape {
       ? { heartbeat: object({ period: value(), periodUnit: value(), grace: value(0), graceUnit: value(), pingToken: value(), pingUrl: value() }, 'absent') }
       : {}),
     ...(type === 'AGENTIC' ? { prompt: value() } : {}),
+    ...(type === 'PLAYWRIGHT' ? PLAYWRIGHT_SUITE : {}),
   };
 }
 

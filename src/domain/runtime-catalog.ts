@@ -189,3 +189,17 @@ export const RUNTIMES: readonly Runtime[] = [RUNTIME_2026, ...PUBLISHED].map(toR
 export function findRuntime(id: string): Runtime | undefined {
   return RUNTIMES.find((r) => r.name === id);
 }
+
+/** The Playwright packages a runtime lists, which all run on the one Playwright the runner has installed. */
+const PLAYWRIGHT_PACKAGES = ['@playwright/test', 'playwright', 'playwright-core'];
+
+/**
+ * The runtime as this runner carries it: every runtime runs browser checks and Playwright check
+ * suites on the installed Playwright (`version`), so its Playwright packages say that version
+ * (`@playwright/test` always), whatever the published catalogue listed.
+ */
+export function withInstalledPlaywright(runtime: Runtime, version: string): Runtime {
+  const dependencies: Record<string, string> = { ...runtime.dependencies, '@playwright/test': version };
+  for (const name of PLAYWRIGHT_PACKAGES) if (name in dependencies) dependencies[name] = version;
+  return { ...runtime, dependencies };
+}

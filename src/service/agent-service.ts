@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { AGENT_LIVE_MS, agentLeaseOwner, dataCenterLane, privateLocationLane } from '../domain/agent-lanes.js';
 import { hashApiKey } from '../domain/api-key.js';
+import { isCodeBundleKey, storedFileName } from '../domain/code-bundle-key.js';
 import { isSameSecret } from '../domain/is-same-secret.js';
 import { LOCATIONS } from '../domain/catalog.js';
 import type { ProbeResult } from '../domain/check-result.js';
@@ -262,6 +263,21 @@ export function createAgentService(options: AgentServiceOptions) {
         throw err;
       }
       return { file, size };
+    },
+
+    /**
+     * The code bundle of a leased Playwright check suite run, for the agent to run it from: only
+     * the bundle the run's check names, only while the agent holds the run.
+     */
+    async codeBundle(identity: AgentIdentity, agentId: string, jobId: string): Promise<{ key: string; stream: Readable; size: number }> {
+      const job = await heldJob(identity, agentId, jobId, true);
+      const row = await store.runner.check(job.check_id);
+      const key = row ? toRunnable(row).data.codeBundlePath : undefined;
+      if (!row || !isCodeBundleKey(key)) throw notFound('Code bundle of run', jobId);
+      const file = path.join(assetsDir, 'checkly-storage', row.account_id, storedFileName(key));
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile()) throw notFound('Code bundle', key);
+      return { key, stream: createReadStream(file), size: info.size };
     },
 
     /** Closes a leased run that ended without all its results (its check went away, the run threw). */

@@ -4,6 +4,8 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { STORED_FILE_KEY, storedFileName } from '../domain/code-bundle-key.js';
 import { LookoutError } from '../domain/lookout-error.js';
 
 /** Options of createCodeBundleStore. */
@@ -15,7 +17,7 @@ export interface CodeBundleStoreOptions {
 }
 
 /** Keys are `<kind>/<uuid>`: nothing a caller sends can name a path outside its account's folder. */
-const KEY = /^(code-bundle|file)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const KEY = STORED_FILE_KEY;
 
 /** The message the checkly CLI reads the limit from ("maximum allowed: <bytes>"). */
 export function tooLargeMessage(maxBytes: number): string {
@@ -29,7 +31,7 @@ export function tooLargeMessage(maxBytes: number): string {
  */
 export function createCodeBundleStore(options: CodeBundleStoreOptions) {
   const { dir, maxBytes } = options;
-  const fileOf = (accountId: string, key: string) => path.join(dir, accountId, key.replace('/', '-'));
+  const fileOf = (accountId: string, key: string) => path.join(dir, accountId, storedFileName(key));
 
   return {
     maxBytes,
@@ -48,6 +50,12 @@ export function createCodeBundleStore(options: CodeBundleStoreOptions) {
       });
       try {
         await pipeline(body, limit, createWriteStream(file, { flags: 'wx' }));
+        // A code bundle is what Playwright check suites run from: refused now, not at their first run.
+        if (kind === 'code-bundle' && !(await isTarGzip(file))) {
+          throw new LookoutError('VALIDATION', 'A code bundle must be a gzip-compressed tar archive (what the checkly CLI uploads)', {
+            issues: [{ key: 'body', message: 'is not a gzip-compressed tar archive' }],
+          });
+        }
       } catch (err) {
         await rm(file, { force: true });
         throw err;
@@ -69,3 +77,28 @@ export function createCodeBundleStore(options: CodeBundleStoreOptions) {
   };
 }
 export type CodeBundleStore = ReturnType<typeof createCodeBundleStore>;
+
+/** Whether `file` is gzip whose content starts with a tar header ("ustar" at byte 257) or is an empty archive; only its start is inflated. */
+async function isTarGzip(file: string): Promise<boolean> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const gunzip = createGunzip();
+  const source = createReadStream(file);
+  try {
+    source.pipe(gunzip);
+    for await (const chunk of gunzip) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= 512) break;
+    }
+  } catch {
+    return false;
+  } finally {
+    source.destroy();
+    gunzip.destroy();
+  }
+  const head = Buffer.concat(chunks);
+  // `checkly test` uploads an empty archive (its end marker: zero blocks) for projects without suites.
+  if (head.length === 0 || (head.length >= 512 && head.subarray(0, 512).every((b) => b === 0))) return true;
+  return head.length >= 512 && head.subarray(257, 262).toString('latin1') === 'ustar';
+}

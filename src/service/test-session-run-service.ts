@@ -25,10 +25,11 @@ import { toResultView } from '../contract/result-view.js';
 import { toTestSessionView } from './test-session-view.js';
 
 /**
- * Check types `checkly test` can run as submitted: those needing no code bundle. BROWSER and
- * MULTI_STEP jobs carry their script and its local files (`dependencies`) in the job itself.
+ * Check types `checkly test` can run as submitted. BROWSER and MULTI_STEP jobs carry their script
+ * and its local files (`dependencies`) in the job itself; PLAYWRIGHT jobs name the code bundle the
+ * CLI uploaded just before (`codeBundlePath`).
  */
-export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP', 'SSL', 'TRACEROUTE'] as const;
+export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP', 'PLAYWRIGHT', 'SSL', 'TRACEROUTE'] as const;
 
 /** Keys the CLI adds to a check's payload for a test run, not part of the check itself. */
 const RUN_ONLY_KEYS = ['checkType', 'logicalId', 'filePath', 'sourceInfo', 'group', 'groupId', 'testRetryStrategy', 'alertChannelSubscriptions'];

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +172,13 @@ describe('locations and runtimes API', () => {
       });
       expect(r.stage).toBe(['2026.04', '2025.04'].includes(r.name) ? 'CURRENT' : 'DEPRECATED');
     }
+  });
+
+  it('says which Playwright every runtime carries: the installed one', async () => {
+    const installed = (JSON.parse(readFileSync(new URL('../../node_modules/@playwright/test/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    const res = await s.a.request('GET', '/v1/runtimes');
+    for (const runtime of res.body as { dependencies: Record<string, string> }[]) expect(runtime.dependencies['@playwright/test']).toBe(installed);
+    expect((await s.a.request('GET', '/v1/runtimes/2024.09')).body.dependencies['@playwright/test']).toBe(installed);
   });
 
   it('answers one runtime by id, and 404 for an unknown one', async () => {

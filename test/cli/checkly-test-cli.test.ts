@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodeBundleStore } from '../../src/service/create-code-bundle-store.js';
 import { runChecklyCli } from '../support/mqtt-cli.js';
+import { playwrightSuiteBundle, tinyTarGz } from '../support/playwright-suite-fixture.js';
 import { BACKENDS } from '../support/backends.js';
 import { startHttpTarget, type HttpTarget } from '../support/http-target.js';
 import { startPageTarget } from '../support/page-target.js';
@@ -236,7 +237,7 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
     ['checkRunJobs', {}],
     ['checkRunJobs', { checkRunJobs: [] }],
     ['checkRunJobs.0.checkType', { checkRunJobs: [{ checkType: 'HEARTBEAT', name: 'Nightly' }] }],
-    ['checkRunJobs.1.checkType', { checkRunJobs: [{ checkType: 'API', name: 'Up', request: { url: 'http://127.0.0.1:9/', method: 'GET' } }, { checkType: 'PLAYWRIGHT', name: 'Suite' }] }],
+    ['checkRunJobs.1.codeBundlePath', { checkRunJobs: [{ checkType: 'API', name: 'Up', request: { url: 'http://127.0.0.1:9/', method: 'GET' } }, { checkType: 'PLAYWRIGHT', name: 'Suite' }] }],
     ['checkRunJobs.0.dependencies.1', { checkRunJobs: [{ checkType: 'BROWSER', name: 'Home', script: 'x', dependencies: [0, 7] }], sharedFiles: [{ path: 'a.js', content: '' }] }],
     ['checkRunJobs.0.dependencies.0.path', { checkRunJobs: [{ checkType: 'MULTI_STEP', name: 'Flow', script: 'x', dependencies: [{ content: '' }] }] }],
     ['checkRunJobs.0.request', { checkRunJobs: [{ checkType: 'API', name: 'No request' }] }],
@@ -251,7 +252,8 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
     ['/next/checkly-storage/upload-code-bundle', /^code-bundle\//],
     ['/next/checkly-storage/upload', /^file\//],
   ])('%s stores the body and gives a key its account reads it back with', async (route, keyPattern) => {
-    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
+    // A code bundle is a project archive (anything else is refused); other files are any bytes.
+    const bytes = route.endsWith('code-bundle') ? playwrightSuiteBundle() : Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
     const stored = await upload(server.a, route, bytes);
     expect(stored.status, stored.text).toBe(200);
     expect(stored.body.key).toMatch(keyPattern);
@@ -265,7 +267,7 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
   });
 
   it('does not give one account\'s file to another', async () => {
-    const stored = await upload(server.a, '/next/checkly-storage/upload-code-bundle', Buffer.from('secret bundle'));
+    const stored = await upload(server.a, '/next/checkly-storage/upload-code-bundle', playwrightSuiteBundle());
     const other = await server.b.request('POST', '/next/checkly-storage/download', { key: stored.body.key });
     expect(other.status).toBe(404);
   });
@@ -304,7 +306,9 @@ new ApiCheck('down-api', { name: 'Down API', request: { url: '${target.http.url}
       const bundles = createCodeBundleStore({ dir, maxBytes: 1000 });
       await expect(bundles.put('acc', 'code-bundle', Readable.from([Buffer.alloc(600), Buffer.alloc(600)])))
         .rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'Payload content length greater than maximum allowed: 1000' });
-      const ok = await bundles.put('acc', 'code-bundle', Readable.from([Buffer.alloc(1000)]));
+      const small = tinyTarGz();
+      expect(small.length).toBeLessThanOrEqual(1000);
+      const ok = await bundles.put('acc', 'code-bundle', Readable.from([small]));
       expect(await bundles.has('acc', ok.key)).toBe(true);
       expect(await bundles.has('other', ok.key)).toBe(false);
     } finally {

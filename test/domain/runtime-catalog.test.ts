@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RUNTIME_IDS } from '../../src/domain/catalog.js';
-import { findRuntime, RUNTIMES } from '../../src/domain/runtime-catalog.js';
+import { findRuntime, RUNTIMES, withInstalledPlaywright } from '../../src/domain/runtime-catalog.js';
 
 describe('runtime catalogue', () => {
   it('describes every runtime id of the API exactly once, newest first', () => {
@@ -26,5 +26,12 @@ describe('runtime catalogue', () => {
 
   it('knows no runtime by an unknown id', () => {
     expect(findRuntime('latest')).toBeUndefined();
+  });
+
+  it('says every runtime carries the installed Playwright, in each Playwright package it lists', () => {
+    const old = withInstalledPlaywright(findRuntime('2022.10')!, '1.65.1');
+    expect(old.dependencies).toMatchObject({ '@playwright/test': '1.65.1', playwright: '1.65.1' });
+    expect(old.dependencies).not.toHaveProperty('playwright-core');
+    expect(old.dependencies.typescript).toBe(findRuntime('2022.10')!.dependencies.typescript);
   });
 });

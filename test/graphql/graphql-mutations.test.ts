@@ -15,7 +15,6 @@ const CREATES: [mutation: string, inputType: string, input: Record<string, unkno
   ['createHeartbeatCheck', 'HeartbeatCheckInput', { name: 'HB', heartbeat: { period: 5, periodUnit: 'minutes', grace: 1, graceUnit: 'minutes' } }, 'HeartbeatCheck'],
   ['createBrowserCheck', 'BrowserCheckInput', { name: 'Browser', script: "await page.goto('https://example.test')" }, 'BrowserCheck'],
   ['createMultiStepCheck', 'MultiStepCheckInput', { name: 'MS', script: "await request.get('https://example.test')" }, 'MultiStepCheck'],
-  ['createPlaywrightCheck', 'PlaywrightCheckInput', { name: 'PW', script: "test('home', async () => {})" }, 'PlaywrightCheck'],
   ['createAgenticCheck', 'AgenticCheckInput', { name: 'Agent', prompt: 'Check that the home page shows prices' }, 'AgenticCheck'],
 ];
 
@@ -29,6 +28,8 @@ const BAD: [string, string, string, Record<string, unknown>][] = [
   ['createApiCheck', 'runtimeId', 'ApiCheckInput', { name: 'x', runtimeId: '1999.01', request: { url: 'https://example.test' } }],
   ['createApiCheck', 'groupId', 'ApiCheckInput', { name: 'x', groupId: 999999, request: { url: 'https://example.test' } }],
   ['createTcpCheck', 'request.port', 'TcpCheckInput', { name: 'x', request: { hostname: 'db.test', port: 70000 } }],
+  // A suite runs from its uploaded code bundle (created in test/cli/checkly-playwright-suite-cli.test.ts).
+  ['createPlaywrightCheck', 'codeBundlePath', 'PlaywrightCheckInput', { name: 'PW', script: "test('home', async () => {})" }],
   ['createIcmpCheck', 'request.pingCount', 'IcmpCheckInput', { name: 'x', request: { hostname: 'db.test', pingCount: 0 } }],
   ['createHeartbeatCheck', 'heartbeat', 'HeartbeatCheckInput', { name: 'x' }],
   ['createDnsCheck', 'request.port', 'DnsCheckInput', { name: 'x', request: { query: 'example.test', port: 0 } }],

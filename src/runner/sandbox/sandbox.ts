@@ -1,5 +1,5 @@
 /** Files of src/runner/runtime a sandboxed run may start. */
-export type RuntimeEntry = 'browser-check-child.mjs' | 'request-script-child.mjs' | 'agentic-browser-child.mjs';
+export type RuntimeEntry = 'browser-check-child.mjs' | 'request-script-child.mjs' | 'agentic-browser-child.mjs' | 'playwright-suite-child.mjs';
 
 /** A limit of the sandbox that ended a run. */
 export type SandboxLimit = 'time' | 'memory' | 'processes' | 'output';

@@ -64,7 +64,8 @@ describe.skipIf(!sandboxWorks)(`check code on a running server${sandboxWorks ? '
       await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
       targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
       s = await startTestServer({ backend, config: { assetsDir, dataDir: path.join(dir, 'data'), chromiumPath: CHROMIUM } });
-      const upload = await fetch(`${s.url}/next/checkly-storage/upload-code-bundle`, {
+      // A stored file in account b's storage folder, in plain text (code bundles must be archives, compressed).
+      const upload = await fetch(`${s.url}/next/checkly-storage/upload`, {
         method: 'POST',
         headers: { authorization: `Bearer ${s.b.apiKey}`, 'x-lookout-account': s.b.accountId, 'content-type': 'application/octet-stream' },
         body: Buffer.from(BUNDLE_MARKER),
