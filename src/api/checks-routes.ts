@@ -20,6 +20,7 @@ const tags = ['Checks'];
 /** `multistep` → `MultiStep`: the resource part of a typed route's operationId. */
 const OPERATION_NAMES: Record<string, string> = {
   api: 'Api', browser: 'Browser', multistep: 'MultiStep', heartbeat: 'Heartbeat', tcp: 'Tcp', url: 'Url', dns: 'Dns', icmp: 'Icmp',
+  grpc: 'Grpc',
 };
 
 /** `/v1/checks`: typed and generic create/update, list with filters, get and delete. */

@@ -9,6 +9,7 @@ const DETAIL_FIELDS: Record<string, string> = {
   DNS: 'dnsCheckResult',
   ICMP: 'icmpCheckResult',
   HEARTBEAT: 'heartbeatCheckResult',
+  GRPC: 'grpcCheckResult',
 };
 
 /** Top-level fields of a result that only the wide `detail` column can fill. */

@@ -137,6 +137,7 @@ const RESULT_PROPERTIES: JsonSchema = {
   dnsCheckResult: detail('DNS: {query, recordType, rcode, answers, authority, nameServer, port, ...}'),
   icmpCheckResult: detail('ICMP: the ping statistics'),
   heartbeatCheckResult: detail('HEARTBEAT: the ping or missed deadline'),
+  grpcCheckResult: detail('GRPC: {grpcStatusCode, grpcStatusMessage, healthStatus, healthStatusLabel, discoveredMethods, requestError, timingPhases, assertions, response}'),
   checkRunId: { type: ['integer', 'string', 'null'] },
   attempts: { type: 'integer' },
   sequenceId: { type: ['string', 'null'] },

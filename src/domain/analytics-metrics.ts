@@ -48,6 +48,7 @@ const TIMINGS_OF: Record<CheckType, readonly TimingMetric[]> = {
   AGENTIC: ['responseTime'],
   PLAYWRIGHT: ['responseTime'],
   HEARTBEAT: [],
+  GRPC: ['responseTime'],
 };
 
 /** Whether `metric` says something about checks of `type` (heartbeats have no retries either). */

@@ -23,13 +23,16 @@ export type RuntimeId = (typeof RUNTIME_IDS)[number];
 /** Runtime given to new accounts. */
 export const DEFAULT_RUNTIME_ID: RuntimeId = '2025.04';
 
-export const CHECK_TYPES = ['AGENTIC', 'API', 'BROWSER', 'HEARTBEAT', 'ICMP', 'MULTI_STEP', 'TCP', 'PLAYWRIGHT', 'URL', 'DNS'] as const;
+export const CHECK_TYPES = ['AGENTIC', 'API', 'BROWSER', 'HEARTBEAT', 'ICMP', 'MULTI_STEP', 'TCP', 'PLAYWRIGHT', 'URL', 'DNS',
+  'GRPC',
+] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 
 /** Path segment of the typed routes (`/v1/checks/{segment}`) for each check type that has one. */
 export const TYPED_ROUTE_SEGMENTS = {
   api: 'API', browser: 'BROWSER', multistep: 'MULTI_STEP', heartbeat: 'HEARTBEAT',
   tcp: 'TCP', url: 'URL', dns: 'DNS', icmp: 'ICMP',
+  grpc: 'GRPC',
 } as const satisfies Record<string, CheckType>;
 
 const MINUTE_FREQUENCIES = [1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
@@ -49,6 +52,7 @@ export const FREQUENCIES: Record<CheckType, readonly number[]> = {
   HEARTBEAT: MINUTE_FREQUENCIES,
   AGENTIC: MINUTE_FREQUENCIES,
   PLAYWRIGHT: MINUTE_FREQUENCIES,
+  GRPC: MINUTE_FREQUENCIES,
 };
 export const DEFAULT_FREQUENCY = 10;
 export const SUB_MINUTE_OFFSETS = [10, 20, 30];
@@ -60,6 +64,8 @@ export const RESPONSE_TIME_LIMITS: Partial<Record<CheckType, { degraded: number;
   TCP: { degraded: 3000, max: 5000, ceiling: 5000 },
   DNS: { degraded: 500, max: 1000, ceiling: 5000 },
   ICMP: { degraded: 500, max: 1000, ceiling: 5000 },
+  // The CLI's own limits for GrpcMonitor: defaults 10 s / 20 s, up to the 180 s call timeout.
+  GRPC: { degraded: 10000, max: 20000, ceiling: 180000 },
 };
 
 export const COMPARISONS = [
@@ -75,6 +81,7 @@ export const ASSERTION_SOURCES: Partial<Record<CheckType, readonly string[]>> = 
   TCP: ['RESPONSE_DATA', 'RESPONSE_TIME'],
   DNS: ['RESPONSE_CODE', 'RESPONSE_TIME', 'TEXT_ANSWER', 'JSON_ANSWER'],
   ICMP: ['LATENCY', 'JSON_RESPONSE'],
+  GRPC: ['RESPONSE_TIME', 'GRPC_STATUS_CODE', 'GRPC_HEALTHCHECK_STATUS', 'GRPC_RESPONSE', 'TEXT_BODY', 'GRPC_METADATA'],
 };
 export const ALL_ASSERTION_SOURCES = [...new Set(Object.values(ASSERTION_SOURCES).flat())];
 

@@ -1,4 +1,5 @@
 import { CHECK_TYPES, DEFAULT_ALERT_SETTINGS, DEFAULT_FREQUENCY, RESPONSE_TIME_LIMITS, type CheckType } from './catalog.js';
+import { GRPC_TIMEOUT_SECONDS } from './grpc-catalog.js';
 import { list, object, value, type Shape } from './merge-update.js';
 
 /** `{key, value, locked}` entries of request headers and query parameters. */
@@ -46,6 +47,14 @@ const REQUEST_SHAPES: Partial<Record<CheckType, Shape>> = {
   // nameServer null: the resolver configured on the machine that runs the check.
   DNS: { query: value(), recordType: value('A'), nameServer: value(null), port: value(53), protocol: value('UDP'), assertions: ASSERTIONS },
   ICMP: { hostname: value(), ipFamily: value('IPv4'), pingCount: value(10), assertions: ASSERTIONS },
+  GRPC: {
+    url: value(), port: value(), ipFamily: value('IPv4'), skipSSL: value(false), timeout: value(GRPC_TIMEOUT_SECONDS.default),
+    grpcConfig: object({
+      mode: value('BEHAVIOR'), tls: value(true), metadata: list({ key: value(), value: value('') }),
+      serviceDefinition: value(null), method: value(null), protoContent: value(null), message: value(null), service: value(null),
+    }),
+    assertions: ASSERTIONS,
+  },
 };
 
 /** Fields of every check type. `locations` has a default that depends on placement (see withCheckDefaults). */

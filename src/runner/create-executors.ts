@@ -4,6 +4,7 @@ import type { Executor } from './executor.js';
 import { createApiCheckExecutor } from './executors/run-api-check.js';
 import { createBrowserCheckExecutor } from './executors/run-browser-check.js';
 import { runDnsCheck } from './executors/run-dns-check.js';
+import { runGrpcCheck } from './executors/run-grpc-check.js';
 import { runIcmpCheck } from './executors/run-icmp-check.js';
 import { runTcpCheck } from './executors/run-tcp-check.js';
 import { runUnsupportedCheck } from './executors/run-unsupported-check.js';
@@ -30,5 +31,6 @@ export function createExecutors(config: Config, sandbox: Sandbox): Partial<Recor
     MULTI_STEP: browser,
     AGENTIC: runUnsupportedCheck,
     PLAYWRIGHT: runUnsupportedCheck,
+    GRPC: runGrpcCheck,
   };
 }

@@ -24,7 +24,8 @@ import { toTestSessionView } from './test-session-view.js';
  * Check types `checkly test` can run as submitted: those needing no code bundle. BROWSER and
  * MULTI_STEP jobs carry their script and its local files (`dependencies`) in the job itself.
  */
-export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP'] as const;
+export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP',
+  'GRPC'] as const;
 
 /** Keys the CLI adds to a check's payload for a test run, not part of the check itself. */
 const RUN_ONLY_KEYS = ['checkType', 'logicalId', 'filePath', 'sourceInfo', 'group', 'groupId', 'testRetryStrategy', 'alertChannelSubscriptions'];
