@@ -18,6 +18,7 @@ const TYPES = [
   ['Api', 'API', 'api'], ['Url', 'URL', 'url'], ['Tcp', 'TCP', 'tcp'], ['Dns', 'DNS', 'dns'], ['Icmp', 'ICMP', 'icmp'],
   ['Heartbeat', 'HEARTBEAT', 'heartbeat'], ['Browser', 'BROWSER', 'browser'], ['MultiStep', 'MULTI_STEP', 'multistep'],
   ['Playwright', 'PLAYWRIGHT', null], ['Agentic', 'AGENTIC', null],
+  ['Grpc', 'GRPC', 'grpc'],
 ] as const;
 
 type Input = Record<string, unknown>;

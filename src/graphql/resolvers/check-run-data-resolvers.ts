@@ -112,6 +112,7 @@ const runDataFields = {
 
 const CHECK_TYPES = [
   'ApiCheck', 'UrlCheck', 'TcpCheck', 'DnsCheck', 'IcmpCheck', 'HeartbeatCheck', 'BrowserCheck', 'MultiStepCheck', 'PlaywrightCheck', 'AgenticCheck',
+  'GrpcCheck',
 ] as const;
 
 type Series = RestAnalyticsReport['series'][number];
