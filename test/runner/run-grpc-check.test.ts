@@ -90,7 +90,7 @@ describe('GRPC check executor', () => {
       }), runContext({ variables: [{ key: 'TENANT', value: 'acme', secret: false }] }));
       expect(result.errors).toEqual([]);
       expect(result.assertions.filter((a) => !a.passed)).toEqual([]);
-      expect(target.lastMetadata()).toMatchObject({ 'x-tenant': 'acme' });
+      expect(target.metadataSeen()).toContainEqual(expect.objectContaining({ 'x-tenant': 'acme' }));
       const details = result.details as Record<string, any>;
       expect(JSON.parse(details.response.responseMessage)).toMatchObject({ message: 'Hello Ada', echoes: ['Ada', 'Ada'] });
       expect(details.discoveredMethods).toEqual(expect.arrayContaining(['lookout.test.Greeter/SayHello', 'lookout.test.Greeter/Stall']));

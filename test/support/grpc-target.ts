@@ -23,8 +23,8 @@ export interface GrpcTargetOptions {
 /** A gRPC server on 127.0.0.1 (port 0) with the health service and `lookout.test.Greeter`. */
 export interface GrpcTarget {
   port: number;
-  /** Metadata of the last Greeter call, as the server received it. */
-  lastMetadata(): Record<string, unknown> | null;
+  /** Metadata of every SayHello call so far, as the server received it. */
+  metadataSeen(): Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -38,7 +38,7 @@ export async function startGrpcTarget(options: GrpcTargetOptions = {}): Promise<
   const definition = protoLoader.loadSync([GREETER_PROTO_PATH, `${FIXTURES}health.proto`], { ...loadOptions, includeDirs: [FIXTURES] });
   const loaded = grpc.loadPackageDefinition(definition) as any;
   const server = new grpc.Server();
-  let last: Record<string, unknown> | null = null;
+  const seen: Record<string, unknown>[] = [];
   const health = options.health ?? { '': 'SERVING' };
   server.addService(loaded.grpc.health.v1.Health.service, {
     Check: (call: grpc.ServerUnaryCall<{ service: string }, unknown>, done: grpc.sendUnaryData<unknown>) => {
@@ -50,7 +50,7 @@ export async function startGrpcTarget(options: GrpcTargetOptions = {}): Promise<
   const stalled: grpc.ServerUnaryCall<unknown, unknown>[] = [];
   server.addService(loaded.lookout.test.Greeter.service, {
     SayHello: (call: grpc.ServerUnaryCall<{ name: string; times: number }, unknown>, done: grpc.sendUnaryData<unknown>) => {
-      last = call.metadata.getMap();
+      seen.push(call.metadata.getMap());
       const md = new grpc.Metadata();
       md.set('x-greeter', 'yes');
       call.sendMetadata(md);
@@ -71,7 +71,7 @@ export async function startGrpcTarget(options: GrpcTargetOptions = {}): Promise<
   });
   return {
     port,
-    lastMetadata: () => last,
+    metadataSeen: () => seen,
     close: () => new Promise<void>((resolve) => {
       server.forceShutdown();
       resolve();
