@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import type { PackageDefinition } from '@grpc/proto-loader';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
@@ -179,8 +180,9 @@ function target(address: string, port: number): string {
 
 function credentials(plan: Plan): grpc.ChannelCredentials {
   if (!plan.tls) return grpc.credentials.createInsecure();
-  // No roots given: Node's trust store, which NODE_EXTRA_CA_CERTS extends.
-  return grpc.credentials.createSsl(null, null, null, plan.skipSSL ? { rejectUnauthorized: false, checkServerIdentity: () => undefined } : {});
+  // Node's trust store, which NODE_EXTRA_CA_CERTS extends, as every other TLS client of the runner
+  // (createSsl would swap it for grpc's own GRPC_DEFAULT_SSL_ROOTS_FILE_PATH when that is set).
+  return grpc.credentials.createFromSecureContext(tls.createSecureContext({}), plan.skipSSL ? { rejectUnauthorized: false, checkServerIdentity: () => undefined } : {});
 }
 
 function channelOptions(plan: Plan): grpc.ChannelOptions {
