@@ -99,7 +99,7 @@ export function testSessionRunRoutes(app: Api, { testSessions, store, mqttSessio
     schema: {
       operationId: 'runSubmittedChecks', tags, summary: 'Run submitted checks as a test session (checkly test)',
       description: `Runs each of \`checkRunJobs\` (a check payload as \`checkly test\` sends it, validated like a check create) in \`runLocation\`. `
-        + 'Supported: API, URL, TCP, DNS, ICMP, BROWSER and MULTI_STEP checks; a browser or multi-step job runs its `script` '
+        + 'Supported: API, URL, TCP, DNS, ICMP, GRPC, BROWSER and MULTI_STEP checks; a browser or multi-step job runs its `script` '
         + 'with its `dependencies` (the project files it imports, `{path, content}` or indexes into `sharedFiles`) beside it at '
         + '`scriptPath`. PLAYWRIGHT, AGENTIC and HEARTBEAT refuse the run with 400 naming the job\'s `checkType`. Live results go to '
         + 'MQTT (`account/<accountId>/ad-hoc-check-results/<checkRunSuiteId>/...`); results are read at `/v1/test-sessions/{id}/results/{resultId}`.',
