@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGrpcCheck } from '../../src/runner/executors/run-grpc-check.js';
+import { GRPC_RESPONSE_KEPT_CHARS, runGrpcCheck } from '../../src/runner/executors/run-grpc-check.js';
 import { GREETER_PROTO_PATH, issueServerCertificate, startGrpcTarget, type GrpcTarget } from '../support/grpc-target.js';
 import { createTestCa } from '../support/mtls-target.js';
 import { runContext, runnableCheck } from '../support/net-probe-fixtures.js';
@@ -104,6 +104,16 @@ describe('GRPC check executor', () => {
       expect(result.hasFailures).toBe(true);
       expect(result.errors).toEqual([]);
       expect(result.assertions[0]).toMatchObject({ passed: false, actual: 'Hello Ada' });
+    });
+
+    it('keeps the first 16 KiB of a large response message while its assertions see all of it', async () => {
+      const result = await runGrpcCheck(grpcCheck(target.port, { method: 'lookout.test.Greeter/SayHello', message: '{"name":"Ada","times":10000}' }, {
+        assertions: [assertion('GRPC_RESPONSE', 'EQUALS', '10000', '$.echoes.length')],
+      }), runContext());
+      expect(result.hasFailures).toBe(false);
+      const kept = (result.details as { response: { responseMessage: string } }).response.responseMessage;
+      expect(kept).toHaveLength(GRPC_RESPONSE_KEPT_CHARS + 1);
+      expect(kept.endsWith('…')).toBe(true);
     });
 
     it('takes snake_case keys of the message as their JSON names', async () => {

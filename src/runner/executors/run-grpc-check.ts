@@ -17,6 +17,10 @@ import { finishProbe, guardedExecutor } from './finish-probe.js';
 import { CANCELLED_CODE, hostPort, toProbeError } from './network-error.js';
 
 const HEALTH_METHOD: GrpcMethodName = { service: 'grpc.health.v1.Health', method: 'Check' };
+/** A response larger than this fails the call (RESOURCE_EXHAUSTED) rather than filling the runner's memory. */
+export const GRPC_MAX_RESPONSE_BYTES = 1024 * 1024;
+/** The response message is kept in the result up to this many characters (assertions see all of it). */
+export const GRPC_RESPONSE_KEPT_CHARS = 16 * 1024;
 const UNAVAILABLE = 14;
 const DEADLINE_EXCEEDED = 4;
 
@@ -193,6 +197,7 @@ function channelOptions(plan: Plan): grpc.ChannelOptions {
     // A connection of its own per run: its timing is this run's, and no other check's TLS settings apply.
     'grpc.use_local_subchannel_pool': 1,
     'grpc.enable_retries': 0,
+    'grpc.max_receive_message_length': GRPC_MAX_RESPONSE_BYTES,
   };
 }
 
@@ -326,7 +331,8 @@ function judge(plan: Plan, outcome: CallOutcome, response: GrpcResponse): [Probe
   response.grpcStatusCode = outcome.code;
   response.grpcStatusMessage = outcome.code === 0 ? 'OK' : `${statusName}: ${outcome.details}`;
   response.metadata = outcome.metadata;
-  response.responseMessage = outcome.value === null || outcome.value === undefined ? null : JSON.stringify(outcome.value);
+  const message = outcome.value === null || outcome.value === undefined ? null : JSON.stringify(outcome.value);
+  response.responseMessage = message && message.length > GRPC_RESPONSE_KEPT_CHARS ? `${message.slice(0, GRPC_RESPONSE_KEPT_CHARS)}…` : message;
   if (plan.mode === 'HEALTH' && outcome.value) {
     const label = String((outcome.value as { status?: unknown }).status ?? 'UNKNOWN');
     response.healthStatusLabel = label;
@@ -335,7 +341,7 @@ function judge(plan: Plan, outcome: CallOutcome, response: GrpcResponse): [Probe
   const metadataMap: Record<string, string> = {};
   for (const { key, value } of outcome.metadata) metadataMap[key] = metadataMap[key] === undefined ? value : `${metadataMap[key]}, ${value}`;
   const assertions = evaluateAssertions(plan.assertions, {
-    kind: 'GRPC', statusCode: outcome.code, healthStatus: response.healthStatus, message: response.responseMessage ?? '',
+    kind: 'GRPC', statusCode: outcome.code, healthStatus: response.healthStatus, message: message ?? '',
     metadata: metadataMap, responseTime: response.timingPhases.total,
   });
   return [judgeErrors(plan, outcome, response, statusName), assertions, outcome.code === UNAVAILABLE || outcome.code === DEADLINE_EXCEEDED];
