@@ -21,6 +21,7 @@ const tags = ['Checks'];
 const OPERATION_NAMES: Record<string, string> = {
   api: 'Api', browser: 'Browser', multistep: 'MultiStep', heartbeat: 'Heartbeat', tcp: 'Tcp', url: 'Url', dns: 'Dns', icmp: 'Icmp',
   ssl: 'Ssl', traceroute: 'Traceroute',
+  grpc: 'Grpc',
 };
 
 /** `/v1/checks`: typed and generic create/update, list with filters, get and delete. */

@@ -99,7 +99,7 @@ export function testSessionRunRoutes(app: Api, { testSessions, store, mqttSessio
     schema: {
       operationId: 'runSubmittedChecks', tags, summary: 'Run submitted checks as a test session (checkly test)',
       description: `Runs each of \`checkRunJobs\` (a check payload as \`checkly test\` sends it, validated like a check create) in \`runLocation\`. `
-        + 'Supported: API, URL, TCP, DNS, ICMP, BROWSER, MULTI_STEP and PLAYWRIGHT checks; a browser or multi-step job runs its `script` '
+        + 'Supported: API, URL, TCP, DNS, ICMP, GRPC, SSL, TRACEROUTE, BROWSER, MULTI_STEP and PLAYWRIGHT checks; a browser or multi-step job runs its `script` '
         + 'with its `dependencies` (the project files it imports, `{path, content}` or indexes into `sharedFiles`) beside it at '
         + '`scriptPath`; a Playwright check suite runs from the code bundle it names (`codeBundlePath`, uploaded just before). '
         + 'HEARTBEAT refuses the run with 400 naming the job\'s `checkType`; AGENTIC jobs run when the server has a model for them '

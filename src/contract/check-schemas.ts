@@ -10,6 +10,7 @@ import {
   Name,
   IntId, nullWhereOptional, toUpdateSchema,
 } from './common.js';
+import { GrpcRequest } from './grpc-check-schemas.js';
 
 const assertionsFor = (type: CheckType) =>
   Type.Array(
@@ -294,6 +295,7 @@ const CREATE_BODIES: Record<CheckType, Type.TObject> = {
   AGENTIC: obj({ ...common, prompt: Type.String({ minLength: 1, maxLength: 10_000 }), agentRuntime: Type.Optional(Nullable(AgentRuntime)) }),
   SSL: obj({ ...common, ...responseTimes, request: SslRequest }),
   TRACEROUTE: obj({ ...common, ...responseTimes, request: TracerouteRequest }),
+  GRPC: obj({ ...common, ...responseTimes, request: GrpcRequest }),
 };
 export const CHECK_CREATE_SCHEMAS = Object.fromEntries(
   CHECK_TYPES.map((t) => [t, nullWhereOptional(CREATE_BODIES[t])]),

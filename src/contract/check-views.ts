@@ -1,4 +1,5 @@
 import { CHECK_TYPES, LOCATIONS } from '../domain/catalog.js';
+import { GrpcRequest } from './grpc-check-schemas.js';
 import { CHECK_CREATE_SCHEMAS, Heartbeat as HeartbeatInput, ApiRequest, DnsRequest, IcmpRequest, TcpRequest, UrlRequest } from './check-schemas.js';
 import { SslRequest, TracerouteRequest } from './check-schemas.js';
 import { AlertSettings as AlertSettingsInput, Assertion as AssertionInput, RetryStrategy as RetryStrategyInput } from './common.js';
@@ -59,17 +60,17 @@ const REQUEST_LISTS: JsonSchema = {
 };
 
 /**
- * The `request` of API, URL, TCP, DNS and ICMP checks: every key of every type (which exist depends
+ * The `request` of API, URL, TCP, DNS, ICMP and GRPC checks: every key of every type (which exist depends
  * on `checkType`; see each typed create route for what it accepts).
  */
 export const CheckRequest = {
   $id: 'CheckRequest',
   type: 'object',
-  description: 'The request of API, URL, TCP, DNS, ICMP, SSL and TRACEROUTE checks; which keys exist depends on checkType',
+  description: 'The request of API, URL, TCP, DNS, ICMP, GRPC, SSL and TRACEROUTE checks; which keys exist depends on checkType',
   properties: {
     // The older types' definitions win where a key is shared (port, protocol, url...).
     ...Object.assign({}, ...[SslRequest, TracerouteRequest].map((s) => toResponseShape(s).properties)),
-    ...Object.assign({}, ...[ApiRequest, UrlRequest, TcpRequest, DnsRequest, IcmpRequest].map((s) => toResponseShape(s).properties)),
+    ...Object.assign({}, ...[ApiRequest, UrlRequest, TcpRequest, DnsRequest, IcmpRequest, GrpcRequest].map((s) => toResponseShape(s).properties)),
     ...REQUEST_LISTS,
   },
 };

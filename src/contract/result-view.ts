@@ -11,6 +11,7 @@ const DETAIL_FIELDS: Record<string, string> = {
   HEARTBEAT: 'heartbeatCheckResult',
   SSL: 'sslCheckResult',
   TRACEROUTE: 'tracerouteCheckResult',
+  GRPC: 'grpcCheckResult',
 };
 
 /** Top-level fields of a result that only the wide `detail` column can fill. */

@@ -160,6 +160,7 @@ const RESULT_PROPERTIES: JsonSchema = {
   heartbeatCheckResult: detail('HEARTBEAT: the ping or missed deadline'),
   sslCheckResult: detail('SSL: {hostname, port, resolvedIp, protocol, cipherSuite, daysUntilExpiry, handshakeTimeMs, chainTrusted, hostnameVerified, certificate, chain, findings, securityBaseline}'),
   tracerouteCheckResult: detail('TRACEROUTE: {hostname, resolvedIp, protocol, totalHops, destinationReached, truncationReason, finalHopLatency, packetLoss, hops}'),
+  grpcCheckResult: detail('GRPC: {grpcStatusCode, grpcStatusMessage, healthStatus, healthStatusLabel, discoveredMethods, requestError, timingPhases, assertions, response}'),
   checkRunId: { type: ['integer', 'string', 'null'] },
   attempts: { type: 'integer' },
   sequenceId: { type: ['string', 'null'] },

@@ -50,6 +50,7 @@ const TIMINGS_OF: Record<CheckType, readonly TimingMetric[]> = {
   HEARTBEAT: [],
   SSL: ['responseTime'],
   TRACEROUTE: ['responseTime'],
+  GRPC: ['responseTime'],
 };
 
 /** Whether `metric` says something about checks of `type` (heartbeats have no retries either). */

@@ -1,4 +1,5 @@
 import type { CheckType } from './catalog.js';
+import { GRPC_TIMEOUT_SECONDS } from './grpc-catalog.js';
 
 /** Longest a browser or multi-step script may run (ms). */
 export const SCRIPT_TIMEOUT_MS = 120_000;
@@ -16,6 +17,8 @@ export function attemptTimeoutMs(type: CheckType, data: Record<string, any>): nu
   if (type === 'BROWSER' || type === 'MULTI_STEP' || type === 'AGENTIC') return SCRIPT_TIMEOUT_MS;
   // A trace runs up to its own `timeout` (seconds), whatever the latency limits.
   if (type === 'TRACEROUTE') return (data.request?.timeout ?? 10) * 1000 + 5_000;
+  // A gRPC call has its own deadline (request.timeout, 1–180 s); the margin lets it end as DEADLINE_EXCEEDED.
+  if (type === 'GRPC') return (data.request?.timeout ?? GRPC_TIMEOUT_SECONDS.default) * 1000 + 5_000;
   const max = data.maxResponseTime ?? 20_000;
   // ping sends pingCount echo requests one second apart.
   const pings = type === 'ICMP' ? (data.request?.pingCount ?? 10) * 1000 : 0;

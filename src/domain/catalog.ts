@@ -25,6 +25,7 @@ export const DEFAULT_RUNTIME_ID: RuntimeId = '2025.04';
 
 export const CHECK_TYPES = ['AGENTIC', 'API', 'BROWSER', 'HEARTBEAT', 'ICMP', 'MULTI_STEP', 'TCP', 'PLAYWRIGHT', 'URL', 'DNS',
   'SSL', 'TRACEROUTE',
+  'GRPC',
 ] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 
@@ -33,6 +34,7 @@ export const TYPED_ROUTE_SEGMENTS = {
   api: 'API', browser: 'BROWSER', multistep: 'MULTI_STEP', heartbeat: 'HEARTBEAT',
   tcp: 'TCP', url: 'URL', dns: 'DNS', icmp: 'ICMP',
   ssl: 'SSL', traceroute: 'TRACEROUTE',
+  grpc: 'GRPC',
 } as const satisfies Record<string, CheckType>;
 
 const MINUTE_FREQUENCIES = [1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
@@ -54,6 +56,7 @@ export const FREQUENCIES: Record<CheckType, readonly number[]> = {
   PLAYWRIGHT: MINUTE_FREQUENCIES,
   SSL: MINUTE_FREQUENCIES,
   TRACEROUTE: MINUTE_FREQUENCIES,
+  GRPC: MINUTE_FREQUENCIES,
 };
 export const DEFAULT_FREQUENCY = 10;
 export const SUB_MINUTE_OFFSETS = [10, 20, 30];
@@ -68,6 +71,8 @@ export const RESPONSE_TIME_LIMITS: Partial<Record<CheckType, { degraded: number;
   // SSL: the handshake time; TRACEROUTE: the final hop's average round trip (the CLI's defaults).
   SSL: { degraded: 3000, max: 10000, ceiling: 30000 },
   TRACEROUTE: { degraded: 10000, max: 20000, ceiling: 30000 },
+  // The CLI's own limits for GrpcMonitor: defaults 10 s / 20 s, up to the 180 s call timeout.
+  GRPC: { degraded: 10000, max: 20000, ceiling: 180000 },
 };
 
 export const COMPARISONS = [
@@ -85,6 +90,7 @@ export const ASSERTION_SOURCES: Partial<Record<CheckType, readonly string[]>> = 
   ICMP: ['LATENCY', 'JSON_RESPONSE'],
   SSL: ['CERTIFICATE', 'CONNECTION', 'RESPONSE_TIME', 'JSON_RESPONSE', 'TEXT_RESPONSE'],
   TRACEROUTE: ['RESPONSE_TIME', 'HOP_COUNT', 'PACKET_LOSS'],
+  GRPC: ['RESPONSE_TIME', 'GRPC_STATUS_CODE', 'GRPC_HEALTHCHECK_STATUS', 'GRPC_RESPONSE', 'TEXT_BODY', 'GRPC_METADATA'],
 };
 export const ALL_ASSERTION_SOURCES = [...new Set(Object.values(ASSERTION_SOURCES).flat())];
 

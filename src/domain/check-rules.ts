@@ -1,6 +1,7 @@
 import { isDecimalNumber } from './evaluate-assertion.js';
 import { FREQUENCIES, RESPONSE_TIME_LIMITS, SUB_MINUTE_OFFSETS, UNIT_SECONDS, type CheckType, type TimeUnit } from './catalog.js';
 import type { CheckData } from './check-defaults.js';
+import { grpcRequestIssues } from './grpc-request-rules.js';
 import type { Issue } from './lookout-error.js';
 import { playwrightConfigIssues } from './playwright-config.js';
 import { monitorRuleIssues } from './monitor-rule-issues.js';
@@ -103,6 +104,7 @@ export function checkRuleIssues(type: CheckType, c: CheckData): Issue[] {
         issues.push({ key: 'request.body', message: 'must be JSON when bodyType is JSON' });
       }
     }
+    if (type === 'GRPC') issues.push(...grpcRequestIssues(c.request));
   }
 
   issues.push(...monitorRuleIssues(type, c));

@@ -1,4 +1,5 @@
 import { CHECK_TYPES, DEFAULT_ALERT_SETTINGS, DEFAULT_FREQUENCY, RESPONSE_TIME_LIMITS, type CheckType } from './catalog.js';
+import { GRPC_TIMEOUT_SECONDS } from './grpc-catalog.js';
 import { list, object, value, type Shape } from './merge-update.js';
 
 /** `{key, value, locked}` entries of request headers and query parameters. */
@@ -58,6 +59,14 @@ const REQUEST_SHAPES: Partial<Record<CheckType, Shape>> = {
   TRACEROUTE: {
     url: value(), protocol: value('TCP'), port: value(null), ipFamily: value('IPv4'), maxHops: value(30), maxUnknownHops: value(15),
     ptrLookup: value(true), timeout: value(10), assertions: ASSERTIONS,
+  },
+  GRPC: {
+    url: value(), port: value(), ipFamily: value('IPv4'), skipSSL: value(false), timeout: value(GRPC_TIMEOUT_SECONDS.default),
+    grpcConfig: object({
+      mode: value('BEHAVIOR'), tls: value(true), metadata: list({ key: value(), value: value('') }),
+      serviceDefinition: value(null), method: value(null), protoContent: value(null), message: value(null), service: value(null),
+    }),
+    assertions: ASSERTIONS,
   },
 };
 

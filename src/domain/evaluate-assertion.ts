@@ -38,6 +38,11 @@ export const MAX_ACTUAL_LENGTH = 1000;
  * | JSON_ANSWER   | DNS    | JSON path `property` into `{Status, Answer: [{name, type, TTL, data}]}` |
  * | LATENCY       | ICMP   | latency `property` (avg, min, max or stdDev) in ms; null when no ping was answered |
  * | JSON_RESPONSE | ICMP   | JSON path `property` into `{packetsSent, packetsReceived, packetLoss, latency, address}` |
+ * | GRPC_STATUS_CODE | GRPC | gRPC status code of the call (number; 0 is OK)                     |
+ * | GRPC_HEALTHCHECK_STATUS | GRPC | serving status number (1 SERVING, 2 NOT_SERVING, …); absent outside HEALTH mode |
+ * | GRPC_RESPONSE | GRPC   | JSON path `property` (default `$`) into the response message          |
+ * | TEXT_BODY     | GRPC   | the response message as JSON text                                     |
+ * | GRPC_METADATA | GRPC   | value of response metadata `property` (as HEADERS); without property, all of it as an object |
  * | (SSL and TRACEROUTE sources: see readMonitorSource)                                          |
  *
  * JSON paths are evaluated by jsonpath-plus (filters run in its safe evaluator): no match means no
@@ -81,7 +86,7 @@ export function evaluateAssertions(assertions: readonly Assertion[], observed: O
 
 interface Context {
   observation: Observation;
-  /** The HTTP body parsed as JSON, once per context. */
+  /** The HTTP body (or gRPC response message) parsed as JSON, once per context. */
   json?: Parsed;
 }
 
@@ -147,6 +152,7 @@ function readSource(source: string, property: string | null, ctx: Context): Extr
     case 'RESPONSE_TIME':
       return o.kind === 'ICMP' ? wrongFamily() : { value: o.responseTime };
     case 'TEXT_BODY':
+      if (o.kind === 'GRPC') return { value: o.message };
       return o.kind === 'HTTP' ? { value: o.body } : wrongFamily();
     case 'HEADERS':
       if (o.kind !== 'HTTP') return wrongFamily();
@@ -178,6 +184,19 @@ function readSource(source: string, property: string | null, ctx: Context): Extr
     }
     case 'CERTIFICATE': case 'CONNECTION': case 'TEXT_RESPONSE': case 'HOP_COUNT': case 'PACKET_LOSS':
       return wrongFamily();
+    case 'GRPC_STATUS_CODE':
+      return o.kind === 'GRPC' ? { value: o.statusCode } : wrongFamily();
+    case 'GRPC_HEALTHCHECK_STATUS':
+      return o.kind === 'GRPC' ? { value: o.healthStatus ?? undefined } : wrongFamily();
+    case 'GRPC_RESPONSE': {
+      if (o.kind !== 'GRPC') return wrongFamily();
+      ctx.json ??= parseJson(o.message);
+      if (!ctx.json.ok) return { error: `response message is not valid JSON: ${ctx.json.error}` };
+      return queryJson(ctx.json.value, property);
+    }
+    case 'GRPC_METADATA':
+      if (o.kind !== 'GRPC') return wrongFamily();
+      return property ? { value: headerValue(o.metadata, property) } : { value: { ...o.metadata }, keysIgnoreCase: true };
     default:
       return { error: `unknown source ${JSON.stringify(source)}` };
   }

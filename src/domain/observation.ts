@@ -86,4 +86,19 @@ export interface TracerouteObservation {
   packetLoss: number;
 }
 
-export type Observation = HttpObservation | TcpObservation | DnsObservation | IcmpObservation | SslObservation | TracerouteObservation;
+/** A gRPC call (GRPC checks): its status, the health status or response message, and metadata. */
+export interface GrpcObservation {
+  kind: 'GRPC';
+  /** gRPC status code of the call (0 OK … 16 UNAUTHENTICATED). */
+  statusCode: number;
+  /** HEALTH mode: the serving status number (0 UNKNOWN, 1 SERVING, 2 NOT_SERVING, 3 SERVICE_UNKNOWN); null otherwise. */
+  healthStatus: number | null;
+  /** The response message as JSON text ('' when the call returned none). */
+  message: string;
+  /** Response metadata (headers and trailers), names lower-case, repeated values joined with ", ". */
+  metadata: Readonly<Record<string, string>>;
+  responseTime: number;
+}
+
+export type Observation = HttpObservation | TcpObservation | DnsObservation | IcmpObservation | SslObservation | TracerouteObservation
+  | GrpcObservation;

@@ -5,6 +5,7 @@ export const CHECK_TYPE_NAMES = {
   API: 'ApiCheck', URL: 'UrlCheck', TCP: 'TcpCheck', DNS: 'DnsCheck', ICMP: 'IcmpCheck', HEARTBEAT: 'HeartbeatCheck',
   BROWSER: 'BrowserCheck', MULTI_STEP: 'MultiStepCheck', PLAYWRIGHT: 'PlaywrightCheck', AGENTIC: 'AgenticCheck',
   SSL: 'SslCheck', TRACEROUTE: 'TracerouteCheck',
+  GRPC: 'GrpcCheck',
 } as const satisfies Record<CheckType, string>;
 
 /** The GraphQL type of a REST check payload (null for a type this schema does not know). */

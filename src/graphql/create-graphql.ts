@@ -45,6 +45,7 @@ import { projectNodeTypes, projectResolvers } from './resolvers/project-resolver
 import { variableResolvers } from './resolvers/variable-resolvers.js';
 import { publicBadgeResolvers } from './resolvers/public-badge-resolvers.js';
 import { checkRunDataResolvers } from './resolvers/check-run-data-resolvers.js';
+import { grpcCheckResolvers } from './resolvers/grpc-check-resolvers.js';
 import { errorGroupNodeTypes, errorGroupResolvers } from './resolvers/error-group-resolvers.js';
 import { resultNodeTypes, resultResolvers } from './resolvers/result-resolvers.js';
 import { runCheckResolvers } from './resolvers/run-check-resolvers.js';
@@ -75,6 +76,7 @@ export const CORE_RESOLVERS = [
   statusPageResolvers, statusPageMutationResolvers, maintenanceResolvers, maintenanceMutationResolvers,
   dashboardResolvers, dashboardMutationResolvers,
   projectResolvers, publicBadgeResolvers,
+  grpcCheckResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];

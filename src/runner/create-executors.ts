@@ -6,6 +6,7 @@ import { createAgenticCheckExecutor } from './executors/run-agentic-check.js';
 import { createApiCheckExecutor } from './executors/run-api-check.js';
 import { createBrowserCheckExecutor } from './executors/run-browser-check.js';
 import { runDnsCheck } from './executors/run-dns-check.js';
+import { runGrpcCheck } from './executors/run-grpc-check.js';
 import { runIcmpCheck } from './executors/run-icmp-check.js';
 import { runSslCheck } from './executors/run-ssl-check.js';
 import { createPlaywrightCheckExecutor } from './executors/run-playwright-check.js';
@@ -41,5 +42,6 @@ export function createExecutors(config: Config, sandbox: Sandbox): Partial<Recor
     PLAYWRIGHT: suites,
     SSL: runSslCheck,
     TRACEROUTE: runTracerouteCheck,
+    GRPC: runGrpcCheck,
   };
 }

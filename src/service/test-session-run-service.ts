@@ -29,7 +29,7 @@ import { toTestSessionView } from './test-session-view.js';
  * and its local files (`dependencies`) in the job itself; PLAYWRIGHT jobs name the code bundle the
  * CLI uploaded just before (`codeBundlePath`).
  */
-export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP', 'PLAYWRIGHT', 'SSL', 'TRACEROUTE'] as const;
+export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP', 'PLAYWRIGHT', 'SSL', 'TRACEROUTE', 'GRPC'] as const;
 
 /** Keys the CLI adds to a check's payload for a test run, not part of the check itself. */
 const RUN_ONLY_KEYS = ['checkType', 'logicalId', 'filePath', 'sourceInfo', 'group', 'groupId', 'testRetryStrategy', 'alertChannelSubscriptions'];

@@ -4,7 +4,7 @@ import { ALL_ASSERTION_SOURCES, ASSERTION_SOURCES, COMPARISONS } from '../../src
 import { evaluateAssertion, evaluateAssertions, MAX_ACTUAL_LENGTH, type Assertion } from '../../src/domain/evaluate-assertion.js';
 import { formatDnsAnswerJson, formatDnsAnswerText } from '../../src/domain/format-dns-answer.js';
 import type {
-  DnsObservation, HttpObservation, IcmpObservation, Observation, TcpObservation,
+  DnsObservation, GrpcObservation, HttpObservation, IcmpObservation, Observation, TcpObservation,
   SslObservation, TracerouteObservation,
 } from '../../src/domain/observation.js';
 
@@ -57,16 +57,27 @@ const ssl: SslObservation = {
   response: { protocol: 'TLS1.3', daysUntilExpiry: 60, findings: [] },
 };
 const traceroute: TracerouteObservation = { kind: 'TRACEROUTE', latency: { avg: 3, min: 2, max: 4, stdDev: 0.8 }, hopCount: 4, packetLoss: 0 };
+const grpc = (over: Partial<GrpcObservation> = {}): GrpcObservation => ({
+  kind: 'GRPC',
+  statusCode: 0,
+  healthStatus: 1,
+  message: JSON.stringify({ status: 'ok', items: [{ id: 1 }] }),
+  metadata: { 'content-type': 'application/grpc', 'x-served-by': 'a, b' },
+  responseTime: 12,
+  ...over,
+});
 
 /** An observation of the right family for each source, for the matrix tests. */
 const OBSERVATION_FOR: Record<string, Observation> = {
   STATUS_CODE: http(), JSON_BODY: http(), HEADERS: http(), TEXT_BODY: http(), RESPONSE_TIME: http(),
   RESPONSE_DATA: tcp, RESPONSE_CODE: dns(), TEXT_ANSWER: dns(), JSON_ANSWER: dns(), LATENCY: icmp(), JSON_RESPONSE: icmp(),
   CERTIFICATE: ssl, CONNECTION: ssl, TEXT_RESPONSE: ssl, HOP_COUNT: traceroute, PACKET_LOSS: traceroute,
+  GRPC_STATUS_CODE: grpc(), GRPC_HEALTHCHECK_STATUS: grpc(), GRPC_RESPONSE: grpc(), GRPC_METADATA: grpc(),
 };
 const PROPERTY_FOR: Record<string, string | null> = {
   JSON_BODY: '$.data[0].name', HEADERS: 'content-type', JSON_ANSWER: '$.Answer[0].data', LATENCY: 'avg', JSON_RESPONSE: '$.packetLoss',
   CERTIFICATE: 'subjectCN', CONNECTION: 'tlsVersion',
+  GRPC_RESPONSE: '$.status', GRPC_METADATA: 'content-type',
 };
 
 interface Row {
@@ -116,13 +127,14 @@ describe('assertions on every source and comparison', () => {
   });
 
   const families: Record<string, Observation['kind'][]> = {
-    STATUS_CODE: ['HTTP'], JSON_BODY: ['HTTP'], HEADERS: ['HTTP'], TEXT_BODY: ['HTTP'], RESPONSE_TIME: ['HTTP', 'TCP', 'DNS'],
+    STATUS_CODE: ['HTTP'], JSON_BODY: ['HTTP'], HEADERS: ['HTTP'], TEXT_BODY: ['HTTP', 'GRPC'], RESPONSE_TIME: ['HTTP', 'TCP', 'DNS', 'GRPC'],
     RESPONSE_DATA: ['TCP'], RESPONSE_CODE: ['DNS'], TEXT_ANSWER: ['DNS'], JSON_ANSWER: ['DNS'], LATENCY: ['ICMP'], JSON_RESPONSE: ['ICMP'],
     CERTIFICATE: ['SSL'], CONNECTION: ['SSL'], TEXT_RESPONSE: ['SSL'], HOP_COUNT: ['TRACEROUTE'], PACKET_LOSS: ['TRACEROUTE'],
+    GRPC_STATUS_CODE: ['GRPC'], GRPC_HEALTHCHECK_STATUS: ['GRPC'], GRPC_RESPONSE: ['GRPC'], GRPC_METADATA: ['GRPC'],
   };
   families.RESPONSE_TIME!.push('SSL', 'TRACEROUTE');
   families.JSON_RESPONSE!.push('SSL');
-  const byKind: Record<Observation['kind'], Observation> = { HTTP: http(), TCP: tcp, DNS: dns(), ICMP: icmp(), SSL: ssl, TRACEROUTE: traceroute };
+  const byKind: Record<Observation['kind'], Observation> = { HTTP: http(), TCP: tcp, DNS: dns(), ICMP: icmp(), SSL: ssl, TRACEROUTE: traceroute, GRPC: grpc() };
 
   it('knows the family of every source the catalog gives a check type', () => {
     for (const [type, sources] of Object.entries(ASSERTION_SOURCES)) {
@@ -132,7 +144,7 @@ describe('assertions on every source and comparison', () => {
   });
 
   const mismatches = Object.entries(families).flatMap(([source, kinds]) =>
-    (['HTTP', 'TCP', 'DNS', 'ICMP', 'SSL', 'TRACEROUTE'] as const).filter((k) => !kinds.includes(k)).map((kind) => ({ source, kind })));
+    (['HTTP', 'TCP', 'DNS', 'ICMP', 'SSL', 'TRACEROUTE', 'GRPC'] as const).filter((k) => !kinds.includes(k)).map((kind) => ({ source, kind })));
   it.each(mismatches)('fails $source against a $kind result with an error instead of throwing', ({ source, kind }) => {
     const outcome = evaluateAssertion(a(source, 'NOT_NULL', null, PROPERTY_FOR[source] ?? null), byKind[kind]);
     expect(outcome.passed).toBe(false);
@@ -407,4 +419,22 @@ describe('evaluateAssertions', () => {
   it('answers no outcomes for no assertions', () => {
     expect(evaluateAssertions([], http())).toEqual([]);
   });
+});
+
+describe('GRPC sources', () => {
+  const rows: Row[] = [
+    { name: 'status code 0 equals "0"', assertion: a('GRPC_STATUS_CODE', 'EQUALS', '0'), observed: grpc(), passed: true, actual: '0' },
+    { name: 'status code 14 is not 0', assertion: a('GRPC_STATUS_CODE', 'EQUALS', '0'), observed: grpc({ statusCode: 14 }), passed: false, actual: '14' },
+    { name: 'health status SERVING is 1', assertion: a('GRPC_HEALTHCHECK_STATUS', 'EQUALS', '1'), observed: grpc(), passed: true },
+    { name: 'health status NOT_SERVING is not 1', assertion: a('GRPC_HEALTHCHECK_STATUS', 'EQUALS', '1'), observed: grpc({ healthStatus: 2 }), passed: false },
+    { name: 'no health status outside HEALTH mode is null', assertion: a('GRPC_HEALTHCHECK_STATUS', 'IS_NULL'), observed: grpc({ healthStatus: null }), passed: true },
+    { name: 'a JSON path into the response message', assertion: a('GRPC_RESPONSE', 'EQUALS', 'ok', '$.status'), observed: grpc(), passed: true, actual: 'ok' },
+    { name: 'a JSON path into an array of the message', assertion: a('GRPC_RESPONSE', 'EQUALS', '1', '$.items[0].id'), observed: grpc(), passed: true },
+    { name: 'a message that is not JSON', assertion: a('GRPC_RESPONSE', 'NOT_NULL', null, '$.status'), observed: grpc({ message: '' }), passed: false, error: /not valid JSON/ },
+    { name: 'the message as text', assertion: a('TEXT_BODY', 'CONTAINS', '"status":"ok"'), observed: grpc(), passed: true },
+    { name: 'a metadata value by key, ignoring case', assertion: a('GRPC_METADATA', 'CONTAINS', 'grpc', 'Content-Type'), observed: grpc(), passed: true },
+    { name: 'metadata keys without property', assertion: a('GRPC_METADATA', 'HAS_KEY', 'x-served-by'), observed: grpc(), passed: true },
+    { name: 'the response time', assertion: a('RESPONSE_TIME', 'LESS_THAN', '100'), observed: grpc(), passed: true },
+  ];
+  it.each(rows)('$name', check);
 });

@@ -19,6 +19,7 @@ const TYPES = [
   ['Heartbeat', 'HEARTBEAT', 'heartbeat'], ['Browser', 'BROWSER', 'browser'], ['MultiStep', 'MULTI_STEP', 'multistep'],
   ['Playwright', 'PLAYWRIGHT', null], ['Agentic', 'AGENTIC', null],
   ['Ssl', 'SSL', 'ssl'], ['Traceroute', 'TRACEROUTE', 'traceroute'],
+  ['Grpc', 'GRPC', 'grpc'],
 ] as const;
 
 type Input = Record<string, unknown>;

@@ -113,6 +113,7 @@ const runDataFields = {
 const CHECK_TYPES = [
   'ApiCheck', 'UrlCheck', 'TcpCheck', 'DnsCheck', 'IcmpCheck', 'HeartbeatCheck', 'BrowserCheck', 'MultiStepCheck', 'PlaywrightCheck', 'AgenticCheck',
   'SslCheck', 'TracerouteCheck',
+  'GrpcCheck',
 ] as const;
 
 type Series = RestAnalyticsReport['series'][number];

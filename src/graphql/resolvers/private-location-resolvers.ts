@@ -72,7 +72,7 @@ async function locationsOfSlugs(slugs: string[] | null | undefined, ctx: Graphql
 const privateLocationNodes = (c: { privateLocations?: string[] | null }, _args: unknown, ctx: GraphqlContext) => locationsOfSlugs(c.privateLocations, ctx);
 
 const CHECK_TYPES = ['ApiCheck', 'UrlCheck', 'TcpCheck', 'DnsCheck', 'IcmpCheck', 'HeartbeatCheck', 'BrowserCheck', 'MultiStepCheck', 'PlaywrightCheck', 'AgenticCheck',
-  'SslCheck', 'TracerouteCheck'];
+  'SslCheck', 'TracerouteCheck', 'GrpcCheck'];
 
 const locationOfPayload = (p: { privateLocationId: string | null }, _args: unknown, ctx: GraphqlContext) =>
   (p.privateLocationId ? fetchLocation(ctx, p.privateLocationId).then((l) => l && withMaskedKeys(l)) : null);

@@ -33,7 +33,7 @@ function scriptPart(part: RestScriptCheckResult | null | undefined, r: RestCheck
 /** Executor detail of the types whose result part has no field of its own in the spec. */
 function probeDetailOf(r: RestCheckResult): Record<string, unknown> | null {
   return r.tcpCheckResult ?? r.dnsCheckResult ?? r.icmpCheckResult ?? r.heartbeatCheckResult
-    ?? r.sslCheckResult ?? r.tracerouteCheckResult ?? null;
+    ?? r.sslCheckResult ?? r.tracerouteCheckResult ?? r.grpcCheckResult ?? null;
 }
 
 const text = (v: unknown) => (v === undefined || v === null ? null : String(v));
