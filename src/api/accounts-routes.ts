@@ -1,6 +1,6 @@
 import { createAccountService } from '../service/account-service.js';
 import type { Api, ApiContext } from './api-context.js';
-import { AccountIdParams, AccountUpdate } from '../contract/account-schemas.js';
+import { AccountIdParams, AccountMemberQuery, AccountUpdate } from '../contract/account-schemas.js';
 import { ref } from '../contract/response-shape.js';
 import { responses } from '../contract/route-responses.js';
 
@@ -24,6 +24,20 @@ export function accountsRoutes(app: Api, { store }: ApiContext): void {
       body: AccountUpdate,
     },
   }, async (req) => accounts.update(req.principal, req.body));
+  app.get('/v1/accounts/me/entitlements', {
+    schema: {
+      operationId: 'getAccountEntitlements', tags, summary: "The caller's plan and what it may use (checkly account plan)",
+      description: 'Self-hosted: every check type the server accepts is an enabled flag, nothing is metered, every location is available.',
+      response: responses({ 200: ref('AccountPlan') }),
+    },
+  }, async (req) => accounts.entitlements(req.principal));
+  app.get('/v1/accounts/me/members', {
+    schema: {
+      operationId: 'listAccountMembers', tags, summary: "The account's users (checkly members)",
+      description: 'Lookout has no teams, roles or invitations yet: the members are the account\'s users (the owner bootstrap made), each role OWNER.',
+      querystring: AccountMemberQuery, response: responses({ 200: ref('AccountMemberPage') }),
+    },
+  }, async (req) => accounts.members(req.principal, req.query));
   app.get('/v1/accounts/:accountId', {
     schema: { operationId: 'getAccount', tags, summary: 'An account by id (404 for any account but the caller\'s)', params: AccountIdParams, response: responses({ 200: ref('Account') }) },
   }, async (req) => accounts.get(req.principal, req.params.accountId));

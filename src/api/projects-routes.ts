@@ -49,7 +49,7 @@ export function projectsRoutes(app: Api, { store, config }: ApiContext): void {
       operationId: 'deployProject', tags, summary: 'Deploy a project (checkly deploy)',
       description: 'Reconciles the project\'s resources in one transaction: creates what is new, updates what the project already owns '
         + '(ids kept), deletes what it no longer has (`preserveResources=true`: keeps them, reported DETACHED), never touches other resources. '
-        + `dryRun=true answers the diff (200) and writes nothing. ${SUPPORTED} ${REFS} ${SYNC} `
+        + `dryRun=true (deploy --preview) runs the deploy's own checks in a transaction it rolls back: the same 400s, the diff (200), nothing written. ${SUPPORTED} ${REFS} ${SYNC} `
         + 'scheduleOnDeploy is accepted for compatibility: checks are scheduled by their frequency either way. '
         + '409 while another deployment of the project runs, naming it as `deploymentId` (top level, where the checkly CLI reads it, and in `attributes`).',
       querystring: ProjectDeployQuery, body: ProjectDeployBody,

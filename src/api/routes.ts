@@ -29,6 +29,8 @@ import { dashboardsRoutes } from './dashboards-routes.js';
 import { publicDashboardsRoutes } from './public-dashboards-routes.js';
 import { testSessionsRoutes } from './test-sessions-routes.js';
 import { testSessionRunRoutes } from './test-session-run-routes.js';
+import { checkSessionsRoutes } from './check-sessions-routes.js';
+import { resultAssetsRoutes } from './result-assets-routes.js';
 import { checklyStorageRoutes } from './checkly-storage-routes.js';
 import { eventsRoutes } from './events-routes.js';
 import { publicStatusPagesRoutes } from './public-status-pages-routes.js';
@@ -69,6 +71,8 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   runAssetsRoutes,
   testSessionsRoutes,
   testSessionRunRoutes,
+  checkSessionsRoutes,
+  resultAssetsRoutes,
   checklyStorageRoutes,
   eventsRoutes,
   publicStatusPagesRoutes,

@@ -13,3 +13,16 @@ export const AccountUpdate = Type.Object(
 );
 
 export const AccountIdParams = Type.Object({ accountId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+
+/** Query of `GET /v1/accounts/me/members` (the CLI's `members` flags). */
+export const AccountMemberQuery = Type.Object(
+  {
+    search: Type.Optional(Type.String({ maxLength: 200 })),
+    type: Type.Optional(Type.Enum(['member', 'invite'])),
+    role: Type.Optional(Type.Enum(['OWNER', 'ADMIN', 'READ_WRITE', 'READ_RUN', 'READ_ONLY'])),
+    status: Type.Optional(Type.Enum(['ACTIVE', 'PENDING', 'EXPIRED'])),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    nextId: Type.Optional(Type.String({ format: 'uuid' })),
+  },
+  { additionalProperties: false },
+);

@@ -88,5 +88,68 @@ export const StaticIpsByRegion = {
   properties: Object.fromEntries(LOCATIONS.map((l) => [l, { type: 'array', items: { type: 'string' } }])),
 };
 
+/** The account's plan and what it may use (`GET /v1/accounts/me/entitlements`, `checkly account plan`). */
+export const AccountPlan = {
+  $id: 'AccountPlan',
+  type: 'object',
+  required: ['plan', 'planDisplayName', 'addons', 'locations', 'entitlements'],
+  properties: {
+    plan: { type: 'string' },
+    planDisplayName: { type: 'string' },
+    addons: Addons,
+    locations: {
+      type: 'object',
+      required: ['all', 'maxPerCheck'],
+      properties: {
+        all: {
+          type: 'array',
+          items: { type: 'object', required: ['id', 'name', 'available'], properties: { id: { type: 'string' }, name: { type: 'string' }, available: { type: 'boolean' } } },
+        },
+        maxPerCheck: { type: 'integer' },
+      },
+    },
+    entitlements: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['key', 'name', 'description', 'type', 'enabled'],
+        properties: {
+          key: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' },
+          type: { type: 'string', enum: ['metered', 'flag'] }, enabled: { type: 'boolean' },
+        },
+      },
+    },
+  },
+};
+
+/** A member of the account: its users (the owner made at bootstrap; there are no invitations or teams). */
+export const AccountMember = {
+  $id: 'AccountMember',
+  type: 'object',
+  required: ['type', 'accountId', 'userId', 'name', 'email', 'role', 'status', 'createdAt', 'updatedAt', 'isSupportMembership', 'ssoEnabled', 'mfaEnabled'],
+  properties: {
+    type: { type: 'string', enum: ['member'] },
+    accountId: { type: 'string', format: 'uuid' },
+    userId: { type: 'string', format: 'uuid' },
+    name: { type: ['string', 'null'] },
+    email: { type: 'string' },
+    role: { type: 'string', enum: ['OWNER'], description: 'Every user of a Lookout account owns it: there are no roles yet' },
+    status: { type: 'string', enum: ['ACTIVE'] },
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    isSupportMembership: { type: 'boolean' },
+    ssoEnabled: { type: 'boolean', description: 'Lookout has no single sign-on: always false' },
+    mfaEnabled: { type: 'boolean', description: 'Lookout authenticates API keys only: always false' },
+  },
+};
+
+/** A page of `GET /v1/accounts/me/members`. */
+export const AccountMemberPage = {
+  $id: 'AccountMemberPage',
+  type: 'object',
+  required: ['members', 'length', 'nextId'],
+  properties: { members: { type: 'array', items: ref('AccountMember') }, length: { type: 'integer' }, nextId: { type: ['string', 'null'] } },
+};
+
 /** Schemas of this file registered as named components. */
-export const ACCOUNT_VIEW_SCHEMAS = [Account, NextAccount, User, Location, Runtime, StaticIps, StaticIpsByRegion];
+export const ACCOUNT_VIEW_SCHEMAS = [Account, NextAccount, User, Location, Runtime, StaticIps, StaticIpsByRegion, AccountPlan, AccountMember, AccountMemberPage];

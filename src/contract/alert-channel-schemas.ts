@@ -28,7 +28,12 @@ const KeyValues = Type.Optional(Nullable(Type.Array(LockableKeyValue, { maxItems
 const CONFIG_BODIES: Record<AlertChannelType, Type.TObject> = {
   EMAIL: obj({ address: Type.String({ format: 'email', maxLength: 320 }) }),
   SLACK: obj({ url: HttpUrl, channel: Type.Optional(Nullable(Type.String({ maxLength: 256 }))) }),
-  SLACK_APP: obj({ channel: Type.String({ minLength: 1, maxLength: 256 }), url: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))) }),
+  // The CLI's SlackAppAlertChannel sends `slackChannels`; `channel` is the older single-channel form. One of them is required (alertChannelConfigIssues).
+  SLACK_APP: obj({
+    channel: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 256 }))),
+    slackChannels: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { minItems: 1, maxItems: 50 }))),
+    url: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
+  }),
   WEBHOOK: obj({
     name: Name,
     // Checked by alertChannelConfigIssues: http(s), or built from {{VARIABLES}} at send time.
@@ -60,7 +65,7 @@ export const ALERT_CHANNEL_CONFIG_SCHEMAS = Object.fromEntries(
 
 const ConfigObject = Type.Object({}, {
   additionalProperties: true,
-  description: 'Depends on `type`: EMAIL {address}; SLACK {url, channel}; SLACK_APP {channel, url}; WEBHOOK {name, url, method, '
+  description: 'Depends on `type`: EMAIL {address}; SLACK {url, channel}; SLACK_APP {slackChannels or channel, url}; WEBHOOK {name, url, method, '
     + 'template, headers, queryParameters, webhookSecret, webhookType}; SMS and CALL {name, number}; PAGERDUTY {account, '
     + 'serviceName, serviceKey}; OPSGENIE {name, apiKey, region, priority}. Secrets (webhookSecret, apiKey, serviceKey) never read back; '
     + 'nor do the values of locked webhook headers and query parameters (value: null).',

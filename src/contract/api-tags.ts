@@ -12,6 +12,7 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Triggers', description: 'Running checks now: trigger tokens and URLs' },
   { name: 'Heartbeats', description: 'Pings of heartbeat checks and their availability' },
   { name: 'Test sessions', description: 'Checks run now as a session, from CI/CD or the API' },
+  { name: 'Check sessions', description: 'Deployed checks run now, one session per check (checkly checks run)' },
   { name: 'Checkly storage', description: 'Files the checkly CLI uploads (code bundles of checkly test, snapshots), kept per account' },
   { name: 'Environment variables', description: 'Account-level variables checks read' },
   { name: 'Snippets', description: 'Code shared by checks and groups as setup and teardown scripts' },

@@ -24,6 +24,8 @@ import { STATUS_PAGE_SUBSCRIPTION_VIEW_SCHEMAS } from './status-page-subscriptio
 import { SUBSCRIBER_DELIVERY_VIEW_SCHEMAS } from './subscriber-delivery-views.js';
 import { TEST_SESSION_VIEW_SCHEMAS } from './test-session-views.js';
 import { TEST_SESSION_RUN_VIEW_SCHEMAS } from './test-session-run-views.js';
+import { CHECK_SESSION_VIEW_SCHEMAS } from './check-session-views.js';
+import { ASSET_MANIFEST_VIEW_SCHEMAS } from './asset-manifest-views.js';
 import { TRIGGER_VIEW_SCHEMAS } from './trigger-views.js';
 import { Variable } from './variable-views.js';
 
@@ -66,6 +68,8 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   ...ERROR_GROUP_VIEW_SCHEMAS,
   ...TEST_SESSION_VIEW_SCHEMAS,
   ...TEST_SESSION_RUN_VIEW_SCHEMAS,
+  ...CHECK_SESSION_VIEW_SCHEMAS,
+  ...ASSET_MANIFEST_VIEW_SCHEMAS,
   ...ANALYTICS_VIEW_SCHEMAS,
   ...TRIGGER_VIEW_SCHEMAS,
   ...BADGE_VIEW_SCHEMAS,

@@ -12,6 +12,14 @@ export const TestSessionCheckRun = {
     status: { type: 'string', enum: ['PENDING', 'RUNNING', 'PASSED', 'FAILED', 'CANCELLED'] },
     resultIds: { type: 'array', items: { type: 'string' } },
     sequenceId: { type: ['string', 'null'] },
+    testSessionResultId: { type: ['string', 'null'], description: 'The latest FINAL result (null while none)' },
+    testSessionResultLink: { type: ['string', 'null'] },
+    runLocation: { type: ['string', 'null'] },
+    resultType: { type: ['string', 'null'] },
+    hasFailures: { type: 'boolean' },
+    hasErrors: { type: 'boolean' },
+    isDegraded: { type: 'boolean' },
+    aborted: { type: 'boolean' },
   },
 };
 
@@ -35,6 +43,18 @@ export const TestSession = {
     startedAt: { type: ['string', 'null'], format: 'date-time' },
     stoppedAt: { type: ['string', 'null'], format: 'date-time' },
     updated_at: { type: ['string', 'null'], format: 'date-time' },
+    testSessionId: { type: 'string', format: 'uuid', description: 'Same as id (the CLI reads it)' },
+    testSessionLink: { type: 'string' },
+    accountId: { type: 'string', format: 'uuid' },
+    projectId: { type: ['string', 'null'] },
+    provider: { type: 'string', enum: ['API'] },
+    region: { type: ['string', 'null'] },
+    timeElapsed: { type: 'integer', description: 'Milliseconds from start to stop (or to now)' },
+    running: { type: 'array', items: { type: 'string' }, description: 'Ids of the checks not finished yet' },
+    passed: { type: 'array', items: { type: 'string' } },
+    failed: { type: 'array', items: { type: 'string' } },
+    cancelled: { type: 'array', items: { type: 'string' } },
+    metadata: { type: 'object', additionalProperties: { type: 'string' } },
   },
 };
 

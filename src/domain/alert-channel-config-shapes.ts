@@ -15,7 +15,7 @@ const LOCKABLE_ENTRY: Shape = { key: value(), value: value(), locked: value(fals
 export const ALERT_CHANNEL_CONFIG_SHAPES: Readonly<Record<AlertChannelType, Shape>> = {
   EMAIL: { address: value() },
   SLACK: { url: value(), channel: value(null) },
-  SLACK_APP: { channel: value(), url: value(null) },
+  SLACK_APP: { channel: value(null), slackChannels: value(null), url: value(null) },
   WEBHOOK: {
     name: value(), url: value(), method: value('POST'), template: value(null), headers: list(LOCKABLE_ENTRY), queryParameters: list(LOCKABLE_ENTRY),
     webhookSecret: value(), webhookType: value(null),

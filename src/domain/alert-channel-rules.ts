@@ -29,6 +29,10 @@ export function alertChannelConfigIssues(type: AlertChannelType, config: Record<
       if (problem) issues.push({ key: 'config.template', message: `is not a valid Handlebars template: ${problem}` });
     }
   }
+  if (type === 'SLACK_APP') {
+    const named = (typeof config.channel === 'string' && config.channel !== '') || (Array.isArray(config.slackChannels) && config.slackChannels.length > 0);
+    if (!named) issues.push({ key: 'config.slackChannels', message: 'must name at least one Slack channel (or give config.channel)' });
+  }
   return issues;
 }
 

@@ -90,11 +90,13 @@ function present<T>(value: T | null | undefined): value is T {
 /**
  * What is wrong with a window's schedule, keyed by the REST field names. Refused: a `timezone` that is
  * not a named IANA zone (UTC offsets such as "+05:00" are not zones, as the API documents); `startsAt`,
- * `endsAt` that are not ISO 8601 date-times or fall before the year 1; `endsAt` not after `startsAt`; a `repeatUnit` other than
+ * `endsAt` that are not ISO 8601 date-times or fall before the year 1; `endsAt` before `startsAt`; a `repeatUnit` other than
  * DAY/WEEK/MONTH; a `repeatInterval` that is not an integer 1–365; a `repeatEndsAt` that is not a date
  * or falls before the local date of `startsAt`; `repeatInterval` or `repeatEndsAt` without `repeatUnit`
  * (a one-off window cannot have them: ignoring them would silently drop what the client asked for).
  * A `repeatUnit` without `repeatInterval` is accepted as every 1 unit, as the API's own examples do.
+ * `endsAt == startsAt` is accepted (the Go SDK's own suite creates such windows): its maintenances are
+ * points in time, listed like any other, that never start and so pause or silence nothing.
  */
 export function maintenanceWindowIssues(window: MaintenanceSchedule): Issue[] {
   const issues: Issue[] = [];
@@ -109,7 +111,7 @@ export function maintenanceWindowIssues(window: MaintenanceSchedule): Issue[] {
   if (!startsAt) issues.push({ key: 'startsAt', message: 'must be an ISO 8601 date-time such as "2025-03-30T00:30:00Z"' });
   const endsAt = parseInstant(window.endsAt);
   if (!endsAt) issues.push({ key: 'endsAt', message: 'must be an ISO 8601 date-time such as "2025-03-30T02:30:00Z"' });
-  else if (startsAt && endsAt.getTime() <= startsAt.getTime()) issues.push({ key: 'endsAt', message: 'must be after startsAt' });
+  else if (startsAt && endsAt.getTime() < startsAt.getTime()) issues.push({ key: 'endsAt', message: 'must not be before startsAt' });
   for (const early of [beforeYearOneIssue('startsAt', startsAt), beforeYearOneIssue('endsAt', endsAt)]) if (early) issues.push(early);
 
   const unit = window.repeatUnit;
@@ -201,7 +203,8 @@ export function maintenanceOccurrences(window: MaintenanceSchedule, range: Occur
 
   const start = parseInstant(window.startsAt) as Date;
   const durationMs = (parseInstant(window.endsAt) as Date).getTime() - start.getTime();
-  const overlaps = (s: number) => s < to && s + durationMs > from;
+  // A point in time (zero-length window) is in the range when it falls in `[from, to)`.
+  const overlaps = (s: number) => s < to && (s + durationMs > from || (durationMs === 0 && s >= from));
   const occurrence = (index: number, s: number): MaintenanceOccurrence => ({ index, startsAt: new Date(s), endsAt: new Date(s + durationMs) });
 
   if (!present(window.repeatUnit)) return overlaps(start.getTime()) ? [occurrence(0, start.getTime())] : [];

@@ -37,8 +37,9 @@ export function plannedOccurrences(schedule: MaintenanceSchedule, now: Date): { 
   const occurrences = maintenanceOccurrences(schedule, { from: now, to, limit: MAX_PLANNED_OCCURRENCES });
   const last = occurrences.at(-1);
   if (!rolling && last && occurrences.length >= MAX_PLANNED_OCCURRENCES) {
-    // Occurrences all last as long, so any after the last one listed ends after it.
-    const more = maintenanceOccurrences(schedule, { from: last.endsAt, to, limit: 1 });
+    // Occurrences all last as long and start on distinct milliseconds, so any after the last one listed
+    // ends at least 1 ms after it (a zero-length one is a point: from its end alone it would be listed again).
+    const more = maintenanceOccurrences(schedule, { from: new Date(last.endsAt.getTime() + 1), to, limit: 1 });
     if (more.length > 0) {
       return {
         occurrences: [],

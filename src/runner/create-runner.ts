@@ -1,3 +1,4 @@
+import { heartbeatNotRunnable } from '../domain/heartbeat-not-runnable.js';
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { CheckType } from '../domain/catalog.js';
@@ -262,19 +263,15 @@ export function createRunner(options: RunnerOptions) {
      * resolves with the FINAL results once the run (with its retries) is over. A check with
      * nowhere to run (idleReason) and no location given is refused with CONFLICT (409).
      */
+    /** Runs a check now; a heartbeat check (nothing to run) is a CONFLICT with code HEARTBEAT_NOT_RUNNABLE. */
     async runNow(accountId: string, checkId: string, opts: { testSessionId?: string | null; location?: string; overrides?: RunOverrides } = {}): Promise<RunOutcome> {
       const row = await store.runner.check(checkId);
       if (!row || row.account_id !== accountId) throw notFound('Check', checkId);
       const runnable = toRunnable(row);
       const check = { ...runnable, data: withRunOverrides(runnable.data, opts.overrides) };
       const { all } = lanes(check);
-      if (check.checkType === 'HEARTBEAT') {
-        const r = await record({
-          check, location: all[0] ?? 'heartbeat', sequenceId: crypto.randomUUID(), attempts: 1, resultType: 'FINAL', testSessionId: opts.testSessionId ?? null,
-          probe: errorProbe('NOT_RUNNABLE', 'Heartbeat checks are not run: they pass when their job pings /ping/{token}', new Date(), { failure: true }),
-        });
-        return { sequenceId: String(r.sequenceId), finals: [r] };
-      }
+      // Nothing to run: recording a failed result would page on-call for a healthy heartbeat.
+      if (check.checkType === 'HEARTBEAT') throw heartbeatNotRunnable(checkId);
       if (!opts.location) {
         // Nowhere to run: answering 200 with no results would hide why nothing happened.
         const idle = idleReason({ ...check.data, checkType: check.checkType, groupId: check.groupId }, null);

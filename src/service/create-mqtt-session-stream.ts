@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../events/event-bus.js';
 import type { Store } from '../store/create-store.js';
 import { toResultView } from '../contract/result-view.js';
+import { toRunAssetsRef } from '../domain/check-run-assets.js';
 
 /** Where one session's live messages go: the CLI's suite id and each check's sequence id. */
 export interface SessionStreamRoute {
@@ -83,9 +84,10 @@ export function createMqttSessionStream(options: MqttSessionStreamOptions) {
         ? await resultOf(f.accountId, checkId, entry.resultIds.map(String))
         : undefined;
       if (row) {
-        // No `assets`: the CLI would fetch logs from storage Lookout does not serve.
-        const { id, ...result } = toResultView(row);
-        await publish(topic(f, checkId, 'result'), { result: { ...result, id, assets: null }, testResultId: id, resultType: 'FINAL' });
+        // `assets` points at the result's log and check-run data (/next/assets/...): the CLI prints a failure's reason from them.
+        const view = toResultView(row);
+        const assets = toRunAssetsRef({ testSessionId: sessionId }, view);
+        await publish(topic(f, checkId, 'result'), { result: { ...view, assets }, testResultId: view.id, resultType: 'FINAL' });
       } else {
         const why = status === 'CANCELLED' || session.status === 'CANCELLED' ? 'The test session was cancelled before this check ran' : 'The check ended without a result';
         await publish(topic(f, checkId, 'error'), why);

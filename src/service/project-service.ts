@@ -63,6 +63,31 @@ export function createProjectService({ store, publicUrl, agenticModelConfigured 
     return toDeploymentView((await projects.getDeployment(accountId, logicalId, deploymentId))!);
   }
 
+  /**
+   * `deploy --preview`: the deploy's own path (every resource through the services' rules) inside a
+   * transaction that is always rolled back, so a preview refuses exactly what the deploy would and
+   * writes nothing. Answers the diff the deploy would record.
+   */
+  async function preview(accountId: string, body: DeployBody, submitted: Parameters<typeof planDeployment>[1], preserveResources: boolean | undefined, sharedFiles: unknown[]) {
+    let diff: DiffEntry[] = [];
+    const rollback = new Error('deploy preview: rolled back');
+    try {
+      await store.db.transaction(async (tx) => {
+        const repo = createProjectsRepository(tx);
+        const existing = await repo.get(accountId, body.project.logicalId);
+        const projectId = existing?.id ?? await repo.upsert(accountId, { logicalId: body.project.logicalId, name: body.project.name, repoUrl: body.project.repoUrl ?? null });
+        const plan = planDeployment(await repo.resources(projectId), submitted, { preserveResources });
+        diff = plan.diff;
+        await applyDeployment(store, tx, plan, { accountId, projectId, publicUrl, diff, sharedFiles, agenticModelConfigured });
+        throw rollback;
+      });
+    } catch (err) {
+      if (err !== rollback) throw err;
+    }
+    // Physical ids given to new resources were never kept: the preview shows none.
+    return { diff: diff.map((d) => (d.action === 'CREATE' ? { ...d, physicalId: null } : d)) };
+  }
+
   return {
     /** A dry run answers `{ diff }` and writes nothing; else the finished deployment. */
     async deploy(accountId: string, body: DeployBody, opts: { dryRun?: boolean; preserveResources?: boolean }) {
@@ -72,7 +97,8 @@ export function createProjectService({ store, publicUrl, agenticModelConfigured 
       const submitted = body.resources.map((r) => ({ type: r.type, logicalId: r.logicalId, payload: r.payload, member: r.member, physicalId: r.physicalId }));
       const plan = planDeployment(stored, submitted, { preserveResources: opts.preserveResources });
       assertValid([...plan.issues, ...agenticResourceIssues(submitted, agenticModelConfigured)].map((i) => ({ key: `resources.${i.key}`, message: i.message })));
-      if (opts.dryRun) return { diff: plan.diff };
+      const sharedFiles = Array.isArray(body.sharedFiles) ? body.sharedFiles : [];
+      if (opts.dryRun) return preview(accountId, body, submitted, opts.preserveResources, sharedFiles);
       const projectId = await projects.upsert(accountId, { logicalId, name: body.project.name, repoUrl: body.project.repoUrl ?? null });
       const deploymentId = await start(accountId, projectId, logicalId, 'DEPLOY');
       const removeIfNew = async () => { if (!project) await projects.delete(projectId); };
@@ -81,7 +107,7 @@ export function createProjectService({ store, publicUrl, agenticModelConfigured 
         const current = await createProjectsRepository(tx).resources(projectId);
         const fresh = planDeployment(current, submitted, { preserveResources: opts.preserveResources });
         plan.diff.splice(0, plan.diff.length, ...fresh.diff);
-        await applyDeployment(store, tx, fresh, { accountId, projectId, publicUrl, diff: plan.diff, sharedFiles: Array.isArray(body.sharedFiles) ? body.sharedFiles : [], agenticModelConfigured });
+        await applyDeployment(store, tx, fresh, { accountId, projectId, publicUrl, diff: plan.diff, sharedFiles, agenticModelConfigured });
       }));
     },
 

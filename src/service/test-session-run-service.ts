@@ -1,4 +1,5 @@
 import { agenticCheckIssues, agenticModelMissingMessage } from '../domain/agentic-check-issues.js';
+import { toRunAssetsRef } from '../domain/check-run-assets.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SessionLeases } from './create-session-leases.js';
@@ -206,7 +207,8 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
                 if (!errorGroupIds.includes(gid)) errorGroupIds.push(gid);
               }
             }
-            await safePublish(topic(s, 'result'), { result: { ...view, assets: null }, testResultId: view.id, resultType: input.resultType });
+            const assets = toRunAssetsRef({ testSessionId: sessionId }, view);
+            await safePublish(topic(s, 'result'), { result: { ...view, assets }, testResultId: view.id, resultType: input.resultType });
             return view;
           };
           const outcome = await runCheck({

@@ -1,3 +1,4 @@
+import { heartbeatNotRunnable } from '../domain/heartbeat-not-runnable.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { RunOverrides } from '../domain/run-overrides.js';
@@ -149,8 +150,12 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
         const owned = await store.testSessions.checksOwned(accountId, input.checkIds);
         assertValid(input.checkIds.flatMap((id, i) => (owned.has(id) ? [] : [{ key: `checkIds.${i}`, message: `check ${id} does not exist` }])));
       }
-      const checks = await store.testSessions.selectChecks(accountId, { checkIds: input.checkIds, tags: input.tags });
-      if (checks.length === 0) throw new LookoutError('NOT_FOUND', 'No activated check matches the trigger');
+      const matched = await store.testSessions.selectChecks(accountId, { checkIds: input.checkIds, tags: input.tags });
+      if (matched.length === 0) throw new LookoutError('NOT_FOUND', 'No activated check matches the trigger');
+      // A heartbeat has nothing to run: asked for by id, or all there is, the trigger is refused; matched by tags among others, it is left out.
+      const beat = matched.find((c) => c.check_type === 'HEARTBEAT');
+      const checks = matched.filter((c) => c.check_type !== 'HEARTBEAT');
+      if (beat && (checks.length === 0 || input.checkIds?.includes(beat.id))) throw heartbeatNotRunnable(beat.id, beat.name);
       // Without a runLocation each check runs where it says: one with nowhere to run would "pass" with no result.
       if (!input.runLocation) {
         const placements = await store.checkStatuses.placements(accountId, checks.map((c) => c.id));

@@ -19,6 +19,7 @@ export interface UserRow {
   account_id: string;
   name: string;
   email: string;
+  created_at: Date;
 }
 
 /** Who a key authenticates. */
@@ -70,6 +71,11 @@ export function createAccountsRepository(db: Queryable) {
     async getUser(id: string): Promise<UserRow | undefined> {
       const [row] = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
       return row;
+    },
+
+    /** The account's users, oldest first (the first is the one bootstrap made). */
+    async users(accountId: string): Promise<UserRow[]> {
+      return db.query<UserRow>('SELECT * FROM users WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
     },
 
     async firstUser(accountId: string): Promise<UserRow | undefined> {

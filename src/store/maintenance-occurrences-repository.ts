@@ -41,7 +41,9 @@ const O_COLUMNS = COLUMNS.split(', ').map((c) => `o.${c}`).join(', ');
 
 // Hidden windows (statusPageVisibility.enabled false) always start and end on time, whatever autoStart
 // and autoEnd say (as the real service documents it).
-const AUTO_START = "(NOT (w.status_page_visibility->>'enabled')::boolean OR (w.status_page_visibility->>'autoStart')::boolean)";
+// A zero-length maintenance (startsAt == endsAt) is a point in time: it never starts by itself, so it
+// pauses and silences nothing.
+const AUTO_START = "(o.ends_at > o.starts_at AND (NOT (w.status_page_visibility->>'enabled')::boolean OR (w.status_page_visibility->>'autoStart')::boolean))";
 const AUTO_END = "(NOT (w.status_page_visibility->>'enabled')::boolean OR (w.status_page_visibility->>'autoEnd')::boolean)";
 const VISIBILITY_FLAGS = `(w.status_page_visibility->>'enabled')::boolean AS visible,
   (w.status_page_visibility->>'notifyOnStart')::boolean AS notify_on_start, (w.status_page_visibility->>'notifyOnEnd')::boolean AS notify_on_end`;

@@ -98,6 +98,12 @@ describe.each(BACKENDS)('alert channels on $name', (backend) => {
       expect(created.config).toMatchObject({ method: 'POST', url: 'https://example.com/{{ENV}}', webhookSecret: null });
     });
 
+    it('creates a Slack app channel in the CLI\'s shape, config.slackChannels, and reads it back', async () => {
+      const res = await a.request('POST', '/v1/alert-channels', { type: 'SLACK_APP', config: { slackChannels: ['#alerts', '@alice'] } });
+      expect(res.status, res.text).toBe(201);
+      expect((await a.request('GET', `/v1/alert-channels/${res.body.id}`)).body.config).toMatchObject({ slackChannels: ['#alerts', '@alice'] });
+    });
+
     it('drops unknown keys from the channel and from its config', async () => {
       const created = await createChannel(a, { type: 'EMAIL', config: { address: 'x@example.com', extra: 1 }, name: 'ignored' });
       expect(created.config).toEqual({ address: 'x@example.com' });
@@ -334,7 +340,8 @@ describe.each(BACKENDS)('alert channels on $name', (backend) => {
       ['an email config without address', { type: 'EMAIL', config: {} }, 'config.address'],
       ['a Slack URL that is not http(s)', { type: 'SLACK', config: { url: 'ftp://hooks.slack.com/x' } }, 'config.url'],
       ['a Slack URL that is not a URL', { type: 'SLACK', config: { url: 'hooks' } }, 'config.url'],
-      ['a Slack app config without channel', { type: 'SLACK_APP', config: {} }, 'config.channel'],
+      ['a Slack app config without channel', { type: 'SLACK_APP', config: {} }, 'config.slackChannels'],
+      ['a Slack app config with an empty channel list', { type: 'SLACK_APP', config: { slackChannels: [] } }, 'config.slackChannels'],
       ['a webhook without url', { type: 'WEBHOOK', config: { name: 'H' } }, 'config.url'],
       ['a webhook without name', { type: 'WEBHOOK', config: { url: 'https://example.com' } }, 'config.name'],
       ['a webhook URL that is not http(s)', { type: 'WEBHOOK', config: { name: 'H', url: 'mailto:x@example.com' } }, 'config.url'],

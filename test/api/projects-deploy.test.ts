@@ -394,8 +394,12 @@ describe.each(BACKENDS)('projects: checkly deploy, preview and destroy over REST
       ], 'resources.theirs.physicalId'],
       ['a subscription of a check the project does not own', () => [channel(), { ...subscription(), payload: { ...subscription().payload, checkId: { ref: 'mail' } } }],
         'resources.check-alert-channel-subscription#home#mail.payload'],
-    ])('%s', async (_name, resources, key) => {
+    ])('%s (deploy --preview refuses it the same way)', async (_name, resources, key) => {
       const before = await inventory(s.a);
+      const preview = await s.a.request('POST', '/v1/projects/deploy?dryRun=true', bundle(resources(), 'bad-input'));
+      expect(preview.status, preview.text).toBe(400);
+      expect(preview.body.validation.keys).toContain(key);
+      expect(await inventory(s.a)).toEqual(before);
       const res = await deploy(s.a, bundle(resources(), 'bad-input'));
       expect(res.status, res.text).toBe(400);
       expect(res.body.validation.keys).toContain(key);

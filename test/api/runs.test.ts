@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../src/events/lookout-event.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { gql } from '../support/graphql.js';
 
 /** A target whose /ok answers 200 and /fail answers 500. */
 async function startTarget(): Promise<{ url: string; server: Server }> {
@@ -165,6 +166,25 @@ describe('heartbeat pings', () => {
     const events = await s.a.request('GET', `/v1/checks/heartbeats/${hb.id}/events`);
     expect(events.body.map((e: { type: string }) => e.type)).toEqual(['FAIL', 'START', 'PING']);
     expect((await s.b.request('GET', `/v1/checks/heartbeats/${hb.id}/events`)).status).toBe(404);
+  });
+
+  it('answers 409 with a clear reason to "run now" of a heartbeat (REST, trigger URL, test session, GraphQL), storing no result', async () => {
+    const hb = (await s.a.request('POST', '/v1/checks/heartbeat', { name: 'backup', tags: ['beat'], heartbeat: { period: 1, periodUnit: 'days', grace: 1, graceUnit: 'hours' } })).body;
+    const results = async () => (await s.a.request('GET', `/v2/check-results/${hb.id}?limit=10`)).body.entries;
+    const run = await s.a.request('POST', `/v1/checks/${hb.id}/run`);
+    expect(run.status).toBe(409);
+    expect(run.body.message).toMatch(/backup|heartbeat/i);
+    expect(run.body.message).toContain('/ping/');
+    const token = (await s.a.request('POST', `/v1/triggers/checks/${hb.id}`)).body.token;
+    expect((await s.raw('POST', `/checks/${hb.id}/trigger/${token}`)).status).toBe(409);
+    for (const body of [{ checkIds: [hb.id] }, { tags: ['beat'] }]) {
+      const session = await s.a.request('POST', '/v1/test-sessions/trigger', body);
+      expect(session.status).toBe(409);
+      expect(session.body.message).toContain('"backup"');
+    }
+    const viaGraphql = await gql(s.a, 'mutation($id: ID!) { runCheck(id: $id) { results { hasFailures } userErrors { code message } } }', { id: hb.id });
+    expect(viaGraphql.data.runCheck.userErrors).toEqual([{ code: 'CONFLICT', message: expect.stringContaining('/ping/') }]);
+    expect(await results()).toEqual([]);
   });
 
   it.each(['unknown-token-000000', 'short'])('answers 4xx for the ping token %s', async (token) => {

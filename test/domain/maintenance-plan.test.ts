@@ -42,6 +42,14 @@ describe('plannedOccurrences', () => {
     expect(refused.occurrences).toEqual([]);
   });
 
+  it(`counts the points of a zero-length window against the limit like any other (${MAX_PLANNED_OCCURRENCES} accepted, one more refused)`, () => {
+    const window = { startsAt: '2030-06-02T00:00:00Z', endsAt: '2030-06-02T00:00:00Z', repeatUnit: 'DAY' };
+    const last = new Date(Date.parse('2030-06-02T00:00:00Z') + (MAX_PLANNED_OCCURRENCES - 1) * DAY_MS).toISOString().slice(0, 10);
+    expect(plannedOccurrences({ ...window, repeatEndsAt: last }, NOW).issues).toEqual([]);
+    const dayAfter = new Date(Date.parse(`${last}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+    expect(plannedOccurrences({ ...window, repeatEndsAt: dayAfter }, NOW).issues.map((i) => i.key)).toEqual(['repeatEndsAt']);
+  });
+
   it('counts only the occurrences still ahead against the limit', () => {
     const old = plannedOccurrences({ startsAt: '2025-01-01T00:00:00Z', endsAt: '2025-01-01T01:00:00Z', repeatUnit: 'DAY', repeatEndsAt: '2030-06-10' }, NOW);
     expect(old.issues).toEqual([]);

@@ -8,7 +8,7 @@ import { startTestServer, type TestClient, type TestServer } from '../support/te
 const CHANNEL_FIELDS = `__typename id alertChannelId type sendRecovery sendFailure sendDegraded sslExpiry sslExpiryThreshold autoSubscribe createdAt
   ... on EmailAlertChannel { config { address } }
   ... on SlackAlertChannel { config { url channel } }
-  ... on SlackAppAlertChannel { config { channel url } }
+  ... on SlackAppAlertChannel { config { channel slackChannels url } }
   ... on WebhookAlertChannel { config { name url method template headers { key value } queryParameters { key value } webhookType } }
   ... on SmsAlertChannel { config { name number } }
   ... on CallAlertChannel { config { name number } }
@@ -20,7 +20,9 @@ const PAYLOAD = `{ alertChannel { ${CHANNEL_FIELDS} } userErrors { field code me
 const CREATES: [name: string, typename: string, input: Record<string, any>, config: Record<string, unknown>][] = [
   ['Email', 'EmailAlertChannel', { config: { address: 'ops@example.test' } }, { address: 'ops@example.test' }],
   ['Slack', 'SlackAlertChannel', { config: { url: 'https://hooks.slack.test/T1', channel: '#ops' } }, { url: 'https://hooks.slack.test/T1', channel: '#ops' }],
-  ['SlackApp', 'SlackAppAlertChannel', { config: { channel: '#alerts' } }, { channel: '#alerts', url: null }],
+  ['SlackApp', 'SlackAppAlertChannel', { config: { channel: '#alerts' } }, { channel: '#alerts', slackChannels: null, url: null }],
+  ['SlackApp', 'SlackAppAlertChannel', { config: { slackChannels: ['#ops', '@alice'], url: 'https://hooks.slack.test/T2' } },
+    { channel: null, slackChannels: ['#ops', '@alice'], url: 'https://hooks.slack.test/T2' }],
   ['Webhook', 'WebhookAlertChannel',
     { config: { name: 'Hook', url: 'https://hooks.example.test/in', method: 'PUT', headers: [{ key: 'X-A', value: '1' }], webhookSecret: 'whsec-very-secret-1' } },
     { name: 'Hook', url: 'https://hooks.example.test/in', method: 'PUT', template: null, headers: [{ key: 'X-A', value: '1' }], queryParameters: [], webhookType: null }],

@@ -154,6 +154,12 @@ describe('alert notifiers', () => {
       expect(withUrl.ok).toBe(true);
       expect(receiver.to('/slack-app')[0]!.json).toMatchObject({ text: '"Shop "home" page" has failed', channel: 'C0123' });
     });
+
+    it('delivers a Slack app channel of the CLI\'s shape to each of its slackChannels through the webhook URL', async () => {
+      const sent = await notifySlackApp(channel('SLACK_APP', { slackChannels: ['#ops', '@alice'], url: `${receiver.url}/slack-app-many` }), alert(), ctx);
+      expect(sent.ok).toBe(true);
+      expect(receiver.to('/slack-app-many').map((r) => r.json.channel)).toEqual(['#ops', '@alice']);
+    });
   });
 
   describe('PAGERDUTY', () => {
