@@ -68,9 +68,10 @@ export const CheckRequest = {
   type: 'object',
   description: 'The request of API, URL, TCP, DNS, ICMP, GRPC, SSL and TRACEROUTE checks; which keys exist depends on checkType',
   properties: {
-    // The older types' definitions win where a key is shared (port, protocol, url...).
-    ...Object.assign({}, ...[SslRequest, TracerouteRequest].map((s) => toResponseShape(s).properties)),
-    ...Object.assign({}, ...[ApiRequest, UrlRequest, TcpRequest, DnsRequest, IcmpRequest, GrpcRequest].map((s) => toResponseShape(s).properties)),
+    // The older types' definitions win where a key is shared (port, protocol, url...); DNS's nullable
+    // `port` must come last, or a TRACEROUTE's null port would be written as 0.
+    ...Object.assign({}, ...[SslRequest, TracerouteRequest, GrpcRequest].map((s) => toResponseShape(s).properties)),
+    ...Object.assign({}, ...[ApiRequest, UrlRequest, TcpRequest, DnsRequest, IcmpRequest].map((s) => toResponseShape(s).properties)),
     ...REQUEST_LISTS,
   },
 };

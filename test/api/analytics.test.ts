@@ -337,7 +337,7 @@ describe.each(BACKENDS)('analytics on $name', (backend) => {
     const res = await a.request('GET', '/v1/analytics/metrics');
     expect(res.status).toBe(200);
     const byType = Object.fromEntries(res.body.map((t: { checkType: string; metrics: { name: string }[] }) => [t.checkType, t.metrics.map((m) => m.name)]));
-    expect(Object.keys(byType).sort()).toEqual(['AGENTIC', 'API', 'BROWSER', 'DNS', 'HEARTBEAT', 'ICMP', 'MULTI_STEP', 'PLAYWRIGHT', 'SSL', 'TCP', 'TRACEROUTE', 'URL']);
+    expect(Object.keys(byType).sort()).toEqual(['AGENTIC', 'API', 'BROWSER', 'DNS', 'GRPC', 'HEARTBEAT', 'ICMP', 'MULTI_STEP', 'PLAYWRIGHT', 'SSL', 'TCP', 'TRACEROUTE', 'URL']);
     expect(byType.API).toEqual(ANALYTICS_METRICS);
     expect(byType.URL).toEqual(ANALYTICS_METRICS);
     expect(byType.HEARTBEAT).toEqual(['availability']);
