@@ -14,6 +14,9 @@ import { resolveSharedFiles, SHARED_FILE_KEYS } from '../domain/shared-file-refs
 import { monitorRuleIssues } from '../domain/monitor-rule-issues.js';
 import { monitorToolIssues } from './monitor-tool-issues.js';
 import { CHECK_CREATE_SCHEMAS } from '../contract/check-schemas.js';
+import { CheckGroupCreate } from '../contract/check-group-schemas.js';
+import { applyGroupSettings } from '../domain/apply-group-settings.js';
+import { withGroupDefaults, type GroupData } from '../domain/group-defaults.js';
 import { validateBody } from '../contract/validation.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Executor, RunnableCheck } from '../runner/executor.js';
@@ -30,6 +33,20 @@ import { toTestSessionView } from './test-session-view.js';
  * and its local files (`dependencies`) in the job itself; PLAYWRIGHT jobs name the code bundle the
  * CLI uploaded just before (`codeBundlePath`).
  */
+/**
+ * A submitted check as it runs in the group the CLI sends beside it (`group`, the group's construct
+ * as deploy would create it): the group's environment variables, API defaults and scripts apply as
+ * they do to a deployed check (see applyGroupSettings). The group is validated like a group create
+ * (400 naming `checkRunJobs.<n>.group.<key>`); where it runs is still the session's location.
+ */
+function inJobGroup(type: CheckType, data: CheckData, group: unknown, i: number): CheckData {
+  if (group == null || typeof group !== 'object') return data;
+  const { v: _version, privateLocations: _refs, alertChannelSubscriptions: _subs, ...body } = group as Record<string, any>;
+  const valid = validateBody<Record<string, any>>(CheckGroupCreate, body, `checkRunJobs.${i}.group`);
+  const { checkType: _type, ...applied } = applyGroupSettings({ ...data, checkType: type }, withGroupDefaults({ ...valid, name: String(valid.name ?? '') } as GroupData), []);
+  return { ...applied, locations: data.locations, privateLocations: data.privateLocations } as CheckData;
+}
+
 export const SUBMITTED_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'BROWSER', 'MULTI_STEP', 'PLAYWRIGHT', 'SSL', 'TRACEROUTE', 'GRPC'] as const;
 
 /** Keys the CLI adds to a check's payload for a test run, not part of the check itself. */
@@ -141,7 +158,7 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
           issues.push(...configIssues);
           return;
         }
-        const data = withCheckDefaults(type as CheckType, valid as CheckData, publicUrl);
+        const data = inJobGroup(type as CheckType, withCheckDefaults(type as CheckType, valid as CheckData, publicUrl), job.group, i);
         // The agentic model setting, and the newer monitors' own rules and tools, as creating them would check.
         const jobIssues = [
           ...agenticCheckIssues(type as CheckType, valid, options.agenticModelConfigured === true),
