@@ -42,6 +42,7 @@ import { maintenanceMutationResolvers } from './resolvers/maintenance-mutation-r
 import { dashboardNodeTypes, dashboardResolvers } from './resolvers/dashboard-resolvers.js';
 import { dashboardMutationResolvers } from './resolvers/dashboard-mutation-resolvers.js';
 import { clientCertificateMutationResolvers } from './resolvers/client-certificate-mutation-resolvers.js';
+import { accountMutationResolvers } from './resolvers/account-mutation-resolvers.js';
 import { testSessionErrorGroupMutationResolvers } from './resolvers/test-session-error-group-mutation-resolvers.js';
 import { projectNodeTypes, projectResolvers } from './resolvers/project-resolvers.js';
 import { variableResolvers } from './resolvers/variable-resolvers.js';
@@ -79,7 +80,7 @@ export const CORE_RESOLVERS = [
   dashboardResolvers, dashboardMutationResolvers,
   projectResolvers, publicBadgeResolvers,
   grpcCheckResolvers,
-  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers,
+  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];
