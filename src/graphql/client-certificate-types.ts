@@ -1,3 +1,5 @@
+import type { RestCheckResult } from './rest-result-types.js';
+
 /** A client certificate as REST answers it (GET/POST /v1/client-certificates): never its key or passphrase. */
 export interface RestClientCertificate {
   id: string;
@@ -18,4 +20,12 @@ export interface RestTriggerToken {
   called_at: string | null;
   created_at: string;
   updated_at: string | null;
+}
+
+/** What REST's group trigger answers for each check of the group. */
+export interface RestGroupRunCheck {
+  checkId: string;
+  sequenceId: string | null;
+  results: RestCheckResult[];
+  error: { code: string; message: string } | null;
 }

@@ -43,6 +43,7 @@ import { dashboardNodeTypes, dashboardResolvers } from './resolvers/dashboard-re
 import { dashboardMutationResolvers } from './resolvers/dashboard-mutation-resolvers.js';
 import { clientCertificateMutationResolvers } from './resolvers/client-certificate-mutation-resolvers.js';
 import { accountMutationResolvers } from './resolvers/account-mutation-resolvers.js';
+import { runGroupResolvers } from './resolvers/run-group-resolvers.js';
 import { testSessionErrorGroupMutationResolvers } from './resolvers/test-session-error-group-mutation-resolvers.js';
 import { projectNodeTypes, projectResolvers } from './resolvers/project-resolvers.js';
 import { variableResolvers } from './resolvers/variable-resolvers.js';
@@ -80,7 +81,7 @@ export const CORE_RESOLVERS = [
   dashboardResolvers, dashboardMutationResolvers,
   projectResolvers, publicBadgeResolvers,
   grpcCheckResolvers,
-  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers,
+  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers, runGroupResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];
