@@ -44,6 +44,7 @@ import { dashboardMutationResolvers } from './resolvers/dashboard-mutation-resol
 import { clientCertificateMutationResolvers } from './resolvers/client-certificate-mutation-resolvers.js';
 import { accountMutationResolvers } from './resolvers/account-mutation-resolvers.js';
 import { runGroupResolvers } from './resolvers/run-group-resolvers.js';
+import { projectMutationResolvers } from './resolvers/project-mutation-resolvers.js';
 import { testSessionErrorGroupMutationResolvers } from './resolvers/test-session-error-group-mutation-resolvers.js';
 import { projectNodeTypes, projectResolvers } from './resolvers/project-resolvers.js';
 import { variableResolvers } from './resolvers/variable-resolvers.js';
@@ -81,7 +82,7 @@ export const CORE_RESOLVERS = [
   dashboardResolvers, dashboardMutationResolvers,
   projectResolvers, publicBadgeResolvers,
   grpcCheckResolvers,
-  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers, runGroupResolvers,
+  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers, runGroupResolvers, projectMutationResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];
