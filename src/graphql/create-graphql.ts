@@ -41,6 +41,11 @@ import { maintenanceNodeTypes, maintenanceResolvers } from './resolvers/maintena
 import { maintenanceMutationResolvers } from './resolvers/maintenance-mutation-resolvers.js';
 import { dashboardNodeTypes, dashboardResolvers } from './resolvers/dashboard-resolvers.js';
 import { dashboardMutationResolvers } from './resolvers/dashboard-mutation-resolvers.js';
+import { clientCertificateMutationResolvers } from './resolvers/client-certificate-mutation-resolvers.js';
+import { accountMutationResolvers } from './resolvers/account-mutation-resolvers.js';
+import { runGroupResolvers } from './resolvers/run-group-resolvers.js';
+import { projectMutationResolvers } from './resolvers/project-mutation-resolvers.js';
+import { testSessionErrorGroupMutationResolvers } from './resolvers/test-session-error-group-mutation-resolvers.js';
 import { projectNodeTypes, projectResolvers } from './resolvers/project-resolvers.js';
 import { variableResolvers } from './resolvers/variable-resolvers.js';
 import { publicBadgeResolvers } from './resolvers/public-badge-resolvers.js';
@@ -77,6 +82,7 @@ export const CORE_RESOLVERS = [
   dashboardResolvers, dashboardMutationResolvers,
   projectResolvers, publicBadgeResolvers,
   grpcCheckResolvers,
+  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers, runGroupResolvers, projectMutationResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];

@@ -17,6 +17,13 @@ export interface MaintenanceBounds {
   startsBefore?: string | null;
 }
 
+/** Which of a window's next maintenances to read: at most `first`, ending after `from` and starting before `to` when given. */
+export interface UpcomingMaintenanceBounds {
+  from: string;
+  to: string | null;
+  first: number;
+}
+
 /** Per-operation loaders of maintenance windows, their maintenances and the maintenances' updates. */
 export interface MaintenanceLoaders {
   /** Windows by REST id; null when unknown or of another account. */
@@ -27,6 +34,8 @@ export interface MaintenanceLoaders {
   maintenanceByKey: DataLoader<string, RestMaintenance | null>;
   /** A window's maintenances within `bounds`, by start (empty when the window is unknown); each window and bounds read once. */
   maintenancesOf(windowId: number, bounds: MaintenanceBounds): Promise<RestMaintenance[]>;
+  /** A window's next `first` maintenances within `bounds`, by start, with one REST call (empty when the window is unknown); each window and bounds read once. */
+  upcomingOf(windowId: number, bounds: UpcomingMaintenanceBounds): Promise<RestMaintenance[]>;
   /** Updates by `windowId:maintenanceId:updateId`; null when unknown or of another account. */
   updateByKey: DataLoader<string, RestMaintenanceUpdate | null>;
   /** A maintenance's updates by `windowId:maintenanceId`, newest first (empty when unknown); each read once. */
@@ -93,6 +102,21 @@ export function createMaintenanceLoaders(rest: RestSession): MaintenanceLoaders 
     return all;
   })));
 
+  // One page of at most `first` (≤ MAINTENANCE_PAGE): an open-ended window never costs more than one call.
+  const upcomingLists = new DataLoader<string, RestMaintenance[]>((keys) => Promise.all(keys.map(async (key) => {
+    const [windowId, from, to, first] = JSON.parse(key) as [number, string, string | null, number];
+    try {
+      const res = await rest.get<RestMaintenance[]>(`${windowsPath}/${windowId}/maintenances`, {
+        page: 1, limit: Math.min(first, MAINTENANCE_PAGE), 'endsAt[gt]': from, 'startsAt[lt]': to ?? undefined,
+      });
+      for (const m of res.body) maintenanceByKey.prime(lower(`${m.maintenanceWindowId}:${m.id}`), m);
+      return res.body;
+    } catch (err) {
+      if (err instanceof RestError && err.status === 404) return [];
+      throw err;
+    }
+  })));
+
   const updateByKey = new DataLoader<string, RestMaintenanceUpdate | null>((keys) => Promise.all(keys.map((key) => {
     const [windowId, maintenanceId, updateId] = key.split(':');
     if (!windowId || !maintenanceId || !updateId || !isIntegerId(windowId) || !isUuid(maintenanceId) || !isUuid(updateId)) return null;
@@ -112,6 +136,7 @@ export function createMaintenanceLoaders(rest: RestSession): MaintenanceLoaders 
     allWindows,
     maintenanceByKey,
     maintenancesOf: (windowId, { endsAfter, startsBefore }) => maintenanceLists.load(JSON.stringify([windowId, endsAfter ?? null, startsBefore ?? null])),
+    upcomingOf: (windowId, { from, to, first }) => upcomingLists.load(JSON.stringify([windowId, from, to, first])),
     updateByKey,
     updatesOf,
     clearAll() {
@@ -119,6 +144,7 @@ export function createMaintenanceLoaders(rest: RestSession): MaintenanceLoaders 
       windowById.clearAll();
       maintenanceByKey.clearAll();
       maintenanceLists.clearAll();
+      upcomingLists.clearAll();
       updateByKey.clearAll();
       updatesOf.clearAll();
     },

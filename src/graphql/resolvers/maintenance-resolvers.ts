@@ -6,6 +6,7 @@ import { maintenanceGlobalId, maintenanceRestIds, maintenanceUpdateGlobalId, mai
 import type { MaintenanceBounds } from '../maintenance-loaders.js';
 import type { RestMaintenance, RestMaintenanceWindow } from '../maintenance-types.js';
 import type { NodeType } from '../node-type.js';
+import { toUpcomingMaintenanceBounds } from '../upcoming-maintenance-bounds.js';
 import type { RestStatusPageService } from '../status-page-incident-types.js';
 import type { RestStatusPage } from '../status-page-types.js';
 import { loadersOf, primeServices, servicesOfPage } from './status-page-resolvers.js';
@@ -41,6 +42,14 @@ async function affects(w: RestMaintenanceWindow, serviceId: string, ctx: Graphql
 
 const boundsOf = (args: { endsAfter?: string | null; startsBefore?: string | null }): MaintenanceBounds =>
   ({ endsAfter: args.endsAfter ?? null, startsBefore: args.startsBefore ?? null });
+
+const nowOfOperation = new WeakMap<object, Date>();
+/** One "now" per operation, so every field defaulting `from` to now shares its REST reads. */
+function operationNow(ctx: object): Date {
+  let now = nowOfOperation.get(ctx);
+  if (!now) nowOfOperation.set(ctx, now = new Date());
+  return now;
+}
 
 /** Node types of this module: windows, maintenances and updates (whose ids carry their parents'). */
 export const maintenanceNodeTypes: NodeType[] = [
@@ -78,6 +87,7 @@ export const maintenanceResolvers: Resolvers = {
     maintenanceWindowId: (w) => w.id,
     // The window may come from an event: its links load through the event's loaders (loadersOf).
     maintenances: (w, args, ctx) => loadersOf(ctx).maintenances.maintenancesOf(w.id, boundsOf(args)),
+    upcomingMaintenances: (w, args, ctx) => loadersOf(ctx).maintenances.upcomingOf(w.id, toUpcomingMaintenanceBounds(args, operationNow(ctx))),
     services: (w, _args, ctx) => servicesOf(w, ctx),
     statusPages: (w, _args, ctx) => pagesOf(w, ctx),
     createdAt: (w) => w.created_at,
@@ -105,6 +115,14 @@ export const maintenanceResolvers: Resolvers = {
       const affecting = (await Promise.all(windows.map(async (w) => ((await affects(w, s.id, ctx)) ? w : null)))).filter((w) => w !== null);
       const lists = await Promise.all(affecting.map((w) => ctx.loaders.maintenances.maintenancesOf(w.id, boundsOf(args))));
       return lists.flat().sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.maintenanceWindowId - b.maintenanceWindowId);
+    },
+    // Each affecting window's first `first` are enough: the merged first `first` are among them.
+    upcomingMaintenances: async (s, args, ctx) => {
+      const bounds = toUpcomingMaintenanceBounds(args, operationNow(ctx));
+      const windows = await ctx.loaders.maintenances.allWindows();
+      const affecting = (await Promise.all(windows.map(async (w) => ((await affects(w, s.id, ctx)) ? w : null)))).filter((w) => w !== null);
+      const lists = await Promise.all(affecting.map((w) => ctx.loaders.maintenances.upcomingOf(w.id, bounds)));
+      return lists.flat().sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.maintenanceWindowId - b.maintenanceWindowId).slice(0, bounds.first);
     },
   },
   StatusPage: {

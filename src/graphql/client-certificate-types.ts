@@ -1,0 +1,31 @@
+import type { RestCheckResult } from './rest-result-types.js';
+
+/** A client certificate as REST answers it (GET/POST /v1/client-certificates): never its key or passphrase. */
+export interface RestClientCertificate {
+  id: string;
+  host: string;
+  cert: string;
+  ca: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** A trigger token as REST answers it: a check's (`checkId`) or a group's (`groupId`). */
+export interface RestTriggerToken {
+  id: number;
+  checkId?: string;
+  groupId?: number;
+  token: string;
+  url: string;
+  called_at: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** What REST's group trigger answers for each check of the group. */
+export interface RestGroupRunCheck {
+  checkId: string;
+  sequenceId: string | null;
+  results: RestCheckResult[];
+  error: { code: string; message: string } | null;
+}
