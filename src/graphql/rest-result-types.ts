@@ -64,3 +64,11 @@ export interface RestMetricValue {
   metric: string;
   value: number | null;
 }
+
+/** What REST's group trigger answers for each check of the group. */
+export interface RestGroupRunCheck {
+  checkId: string;
+  sequenceId: string | null;
+  results: RestCheckResult[];
+  error: { code: string; message: string } | null;
+}

@@ -1,5 +1,5 @@
 import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types.js';
-import type { RestClientCertificate, RestTriggerToken } from '../client-certificate-types.js';
+import type { RestClientCertificate, RestTriggerToken } from '../rest-credential-types.js';
 import type { GraphqlContext } from '../context.js';
 import { RestError } from '../errors.js';
 import { checkRestId, groupRestId, requireRestId, uuidRestId } from '../global-id.js';

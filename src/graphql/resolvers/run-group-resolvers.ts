@@ -2,7 +2,7 @@ import type { Resolvers } from '../__generated__/resolvers-types.js';
 import type { GraphqlContext } from '../context.js';
 import { RestError } from '../errors.js';
 import { groupRestId, requireRestId } from '../global-id.js';
-import type { RestGroupRunCheck } from '../client-certificate-types.js';
+import type { RestGroupRunCheck } from '../rest-result-types.js';
 
 /** The group's trigger token; `created` when this call made it. */
 async function groupToken(ctx: GraphqlContext, groupId: number): Promise<{ token: string; created: boolean }> {

@@ -1,5 +1,4 @@
-import type { RestCheckResult } from './rest-result-types.js';
-
+// REST's credential shapes the GraphQL layer reads: client certificates and trigger tokens.
 /** A client certificate as REST answers it (GET/POST /v1/client-certificates): never its key or passphrase. */
 export interface RestClientCertificate {
   id: string;
@@ -20,12 +19,4 @@ export interface RestTriggerToken {
   called_at: string | null;
   created_at: string;
   updated_at: string | null;
-}
-
-/** What REST's group trigger answers for each check of the group. */
-export interface RestGroupRunCheck {
-  checkId: string;
-  sequenceId: string | null;
-  results: RestCheckResult[];
-  error: { code: string; message: string } | null;
 }
