@@ -46,11 +46,14 @@ describe.each(BACKENDS)('GraphQL run data (results, statuses, error groups, test
     return res.body as Record<string, any>;
   };
 
+  // When the seeded runs start: filters are relative to it, not to the clock when a test runs (seeding
+  // 600 runs may take more than the 30 s of slack a clock-relative filter would leave).
+  let start = 0;
   beforeAll(async () => {
     [s, target] = await Promise.all([startTestServer({ backend, config: { rateLimitMax: 600_000 } }), startHttpTarget()]);
     ({ a, b } = s);
     rec = testRecorder(s.lookout.store);
-    const start = Date.now() - 2 * 60 * MINUTE;
+    start = Date.now() - 2 * 60 * MINUTE;
     for (let i = 0; i < CHECKS; i++) {
       const check = await createApiCheck(a, `dash-${String(i).padStart(3, '0')}`, `https://shop.test/${i}`);
       checkIds.push(check.id);
@@ -205,7 +208,7 @@ describe.each(BACKENDS)('GraphQL run data (results, statuses, error groups, test
     it('filters a check results as /v2/check-results does', async () => {
       const res = await gql(a, `query($id: ID!) { check(id: $id) {
         failing: results(filter: { hasFailures: true }) { nodes { resultId hasFailures } }
-        recent: results(filter: { from: "${new Date(Date.now() - 2 * 60 * MINUTE + 3.5 * MINUTE).toISOString()}" }) { nodes { resultId } }
+        recent: results(filter: { from: "${new Date(start + 3.5 * MINUTE).toISOString()}" }) { nodes { resultId } }
         attempts: latestResults(filter: { resultType: ATTEMPT }) { resultId }
       } }`, { id: checkIds[0] });
       expect(res.errors).toBeUndefined();
