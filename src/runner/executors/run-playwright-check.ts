@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, lstat, mkdir, rename } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, copyFile, lstat, mkdir, rename, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DEFAULT_RUNTIME_ID } from '../../domain/catalog.js';
@@ -17,9 +18,18 @@ import { CHROMIUM_LAUNCH_ARGS, type BrowserJobAsset, type BrowserJobLogLine } fr
 import { finishProbe } from './finish-probe.js';
 import { CANCELLED_CODE, TIMEOUT_CODE } from './network-error.js';
 
+/** Debian's ffmpeg (`apt-get install ffmpeg`), which records the videos of Playwright check suites. */
+export const DEFAULT_FFMPEG_PATH = '/usr/bin/ffmpeg';
+
 /** Where Playwright check suites find their bundles and browser, and keep their files. */
 export interface PlaywrightSuiteOptions {
   chromiumPath: string;
+  /**
+   * The ffmpeg Playwright records videos with (default DEFAULT_FFMPEG_PATH; it must lie under
+   * /usr, which the sandbox shows). Missing at run time: suites run without videos and their log
+   * says so.
+   */
+  ffmpegPath?: string;
   /** Folder the kept files (screenshots, traces, …) are moved to. */
   assetsDir: string;
   /** Folder of the uploaded files (`<dir>/<accountId>/code-bundle-<uuid>`), as the code bundle store keeps them. */
@@ -88,7 +98,8 @@ const RUNNER_FAILURES = new Set(['NO_CODE_BUNDLE', 'BUNDLE_ERROR', 'CONFIG_NOT_F
  * `testCommand` (`--project`, `--grep`, …). Chromium-based projects use the runtime's Chromium;
  * projects needing Firefox or WebKit are reported as not run with the reason, and do not fail the
  * check. Nothing is installed: `installCommand` is not run, the project's packages resolve from
- * the runtime (a missing one is named in the log).
+ * the runtime (a missing one is named in the log). Videos (`use.video`, every Playwright mode) are
+ * recorded with the runner's ffmpeg (`ffmpegPath`); without it they are off and the log says so.
  *
  * The result's `browserCheckResult` is the browser checks' shape plus `playwrightTestResults`
  * (`{projects: SuiteProject[], tests: SuiteTest[]}`) and `playwrightTestTraces`; screenshots,
@@ -129,6 +140,8 @@ async function attempt(options: PlaywrightSuiteOptions, check: RunnableCheck, ct
   if (sandbox.unavailable) {
     return finish(check, ctx, startedAt, { failure: { code: SANDBOX_ERROR_CODES.unavailable, message: `the suite cannot run: ${sandbox.unavailable} (LOOKOUT_SANDBOX)` } });
   }
+  const ffmpegPath = options.ffmpegPath ?? DEFAULT_FFMPEG_PATH;
+  const ffmpeg = await isExecutableFile(ffmpegPath);
   const folder = await sandbox.createRunFolder();
   try {
     await copyFile(bundle, path.join(folder.host.project, 'bundle.tar.gz'));
@@ -153,6 +166,8 @@ async function attempt(options: PlaywrightSuiteOptions, check: RunnableCheck, ct
         nodeModules: inBwrap ? SANDBOX_PATHS.nodeModules : NODE_MODULES_DIR,
         chromiumPath: options.chromiumPath,
         launchArgs: CHROMIUM_LAUNCH_ARGS.filter((a) => a !== '--headless'),
+        ffmpegPath: ffmpeg ? ffmpegPath : null,
+        ffmpegMissing: ffmpeg ? null : `this runner has no ffmpeg at ${ffmpegPath} (on Debian: apt-get install ffmpeg)`,
         variables: Object.fromEntries(ctx.variables.map((v) => [v.key, v.value])),
         globalTimeoutMs: Math.max(1_000, ctx.timeoutMs - reserveMs),
       },
@@ -165,6 +180,8 @@ async function attempt(options: PlaywrightSuiteOptions, check: RunnableCheck, ct
     });
     const exit = await proc.done;
     const got = report as ChildReport | null;
+    // What Lookout changed of a project (videos it cannot record, …) belongs in the log too.
+    for (const p of got?.projects ?? []) for (const note of p.notes) addLog('runner', 'warn', `${p.name ? `project "${p.name}": ` : ''}${note}`);
     const scrub = runScrubber(ctx.variables);
     const kept = got?.tests ? await keepAttachments(got.tests, folder.host.work, options.assetsDir, scrub, (m) => addLog('runner', 'warn', m)) : null;
     return finish(check, ctx, startedAt, {
@@ -173,6 +190,12 @@ async function attempt(options: PlaywrightSuiteOptions, check: RunnableCheck, ct
   } finally {
     await folder.close().catch((err: unknown) => ctx.logger.warn({ err, dir: folder.host.work }, 'could not remove the suite run folder'));
   }
+}
+
+/** Whether `file` is (or links to) a file this process may execute. */
+async function isExecutableFile(file: string): Promise<boolean> {
+  const info = await stat(file).catch(() => null);
+  return !!info?.isFile() && (await access(file, constants.X_OK).then(() => true, () => false));
 }
 
 /** Why a run that reported nothing ended. */

@@ -3,7 +3,8 @@
 // config (adapted by playwright-suite-config.mjs) and reports per test and per project. Plain
 // JavaScript so it starts under bare `node`. The runner owns the time limit.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { adaptSuiteConfig } from './playwright-suite-config.mjs';
 import { readJob, send } from './runner-channel.mjs';
@@ -21,8 +22,8 @@ const clean = (text) => String(text ?? '').replace(ANSI, '').slice(0, MAX_ERROR)
 /**
  * job: {bundle (the archive, read-only), work (the writable working folder), workingDir and
  * configPath (as the CLI sent them, relative), args (Playwright arguments of testCommand without
- * --config), nodeModules (the runtime's packages), chromiumPath, launchArgs, variables,
- * globalTimeoutMs}.
+ * --config), nodeModules (the runtime's packages), chromiumPath, launchArgs, ffmpegPath (the
+ * runner's ffmpeg, or null), ffmpegMissing (why there is none), variables, globalTimeoutMs}.
  */
 async function main(job) {
   const tar = spawnSync('tar', ['-xzf', job.bundle, '-C', job.work, '--no-same-owner', '--no-same-permissions'], { encoding: 'utf8' });
@@ -38,7 +39,9 @@ async function main(job) {
   if (!existsSync(config) || !statSync(config).isFile()) return fail('CONFIG_NOT_FOUND', `the code bundle has no Playwright config at ${path.posix.join(job.workingDir || '.', configPath)}`);
   noteMissingPackages(job, cwd);
 
-  const wrapper = writeWrapper(config, { chromiumPath: job.chromiumPath, launchArgs: job.launchArgs });
+  const browsersPath = path.join(process.env.TMPDIR || '/tmp', 'ms-playwright');
+  const videoOffReason = linkFfmpeg(job, browsersPath);
+  const wrapper = writeWrapper(config, { chromiumPath: job.chromiumPath, launchArgs: job.launchArgs, videoOffReason });
   const report = path.join(job.work, REPORT_FILE);
   const args = [
     path.join(job.nodeModules, '@playwright', 'test', 'cli.js'), 'test', ...job.args,
@@ -46,7 +49,7 @@ async function main(job) {
   ];
   const env = {
     ...pick(process.env, ['PATH', 'HOME', 'TMPDIR', 'LANG']), CI: '1', ...job.variables,
-    FORCE_COLOR: '0', PLAYWRIGHT_JSON_OUTPUT_FILE: report, PLAYWRIGHT_BROWSERS_PATH: path.join(process.env.TMPDIR || '/tmp', 'ms-playwright'),
+    FORCE_COLOR: '0', PLAYWRIGHT_JSON_OUTPUT_FILE: report, PLAYWRIGHT_BROWSERS_PATH: browsersPath,
   };
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const exitCode = await new Promise((resolve) => {
@@ -60,6 +63,30 @@ async function main(job) {
     return fail('PLAYWRIGHT_ERROR', `Playwright ended (exit ${exitCode}) without a report: see the log`);
   }
   send({ type: 'result', exitCode, ...summarize(parsed, job.work) });
+}
+
+/**
+ * Makes the runner's ffmpeg Playwright's: Playwright records videos with the ffmpeg of its browser
+ * registry (`$PLAYWRIGHT_BROWSERS_PATH/ffmpeg-<revision>/ffmpeg-linux`, a build that cannot be
+ * downloaded here), so that file of this run's own registry (in its private TMPDIR) becomes a link
+ * to the runner's. The path is the one Playwright's registry itself computes, so it follows
+ * Playwright's revision and platform. Returns why videos cannot be recorded, or null.
+ */
+function linkFfmpeg(job, browsersPath) {
+  if (!job.ffmpegPath) return job.ffmpegMissing || 'this runner has no ffmpeg';
+  try {
+    // The registry reads PLAYWRIGHT_BROWSERS_PATH once, when it loads.
+    process.env.PLAYWRIGHT_BROWSERS_PATH = browsersPath;
+    const load = createRequire(path.join(job.nodeModules, 'lookout-runtime.js'));
+    const { registry } = load('playwright-core/lib/coreBundle').registry;
+    const target = registry.findExecutable('ffmpeg').executablePath();
+    if (!target) return 'Playwright has no ffmpeg for this platform';
+    mkdirSync(path.dirname(target), { recursive: true });
+    if (!existsSync(target)) symlinkSync(job.ffmpegPath, target);
+    return null;
+  } catch (err) {
+    return `the runner's ffmpeg could not be given to Playwright: ${clean(err?.message ?? err)}`;
+  }
 }
 
 /** The config Playwright is given: the user's, through adaptSuiteConfig, in a file of the same kind beside it. */

@@ -4,14 +4,15 @@
 // Kept free of imports for that reason.
 
 /**
- * The user's Playwright config as Lookout runs it (`settings`: `{chromiumPath, launchArgs, notes}`):
+ * The user's Playwright config as Lookout runs it (`settings`: `{chromiumPath, launchArgs, videoOffReason}`):
  * - every Chromium-based project (browserName or device `chromium`, any Chrome/Edge `channel`)
  *   launches the runtime's Chromium (`chromiumPath`) headless, its channel dropped;
  * - a project whose browser the runtime lacks (Firefox, WebKit), and every project depending on
  *   one, keeps its name but runs no test: its `metadata.lookoutNotRun` says why (the runner
  *   reports it per project as not run, not as failed);
- * - videos are switched off (the runtime has no ffmpeg), which `metadata.lookoutNotes` records.
- * Everything else (baseURL, timeouts, retries, trace and screenshot modes, …) is the user's.
+ * - when the runner has no ffmpeg for Playwright (`videoOffReason` says why), videos are switched
+ *   off and `metadata.lookoutNotes` of each project that asked for them records it.
+ * Everything else (baseURL, timeouts, retries, trace, screenshot and video modes, …) is the user's.
  */
 export function adaptSuiteConfig(config, settings) {
   const base = config && typeof config === 'object' ? config : {};
@@ -54,9 +55,9 @@ export function adaptSuiteConfig(config, settings) {
       },
     };
     const video = use.video ?? topUse.video;
-    if (video && video !== 'off' && (typeof video !== 'object' || video.mode !== 'off')) {
+    if (settings.videoOffReason && video && video !== 'off' && (typeof video !== 'object' || video.mode !== 'off')) {
       out.video = 'off';
-      notes.push('videos are not recorded: this runner has no ffmpeg for Playwright');
+      notes.push(`videos are not recorded: ${settings.videoOffReason}`);
     }
     return { use: out, notes };
   };
