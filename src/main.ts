@@ -138,7 +138,10 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store), logger, otherUpgradePaths: ['/graphql'] });
     const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });
     const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: mqttRelay.publish });
-    const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish, leases: sessionLeases, agenticModelConfigured: config.agentic !== null });
+    const testSessionRuns = createTestSessionRunService({
+      store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish, leases: sessionLeases,
+      agenticModelConfigured: config.agentic !== null, assetsDir: config.assetsDir,
+    });
     // Agents lease runs of their location through the API; silent ones are marked gone (and logged) by every API process.
     const agents = createAgentService({ store, logger, record: recordRun, assetsDir: config.assetsDir, dataCenterKey: config.dataCenterAgentKey });
     const agentSweep = setInterval(() => void agents.sweepSilent().catch((err: unknown) => logger.error({ err }, 'marking silent agents gone failed')), 5_000);

@@ -39,7 +39,7 @@ async function conflictOrThrow<T>(reply: FastifyReply, work: () => Promise<T>): 
 
 /** Monitoring-as-code projects: `checkly deploy`, `deploy --preview` and `destroy`. */
 export function projectsRoutes(app: Api, { store, config }: ApiContext): void {
-  const projects = createProjectService({ store, publicUrl: config.publicUrl, agenticModelConfigured: config.agentic !== null });
+  const projects = createProjectService({ store, publicUrl: config.publicUrl, agenticModelConfigured: config.agentic !== null, assetsDir: config.assetsDir });
   // Streams following a running deployment end at shutdown rather than hold the server open.
   let closing = false;
   app.addHook('preClose', async () => { closing = true; });

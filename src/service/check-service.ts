@@ -20,9 +20,7 @@ import { keepActivated } from '../domain/keep-activated.js';
 import type { Logger } from 'pino';
 import { createRetentionRepository } from '../store/retention-repository.js';
 import { deleteAssetFiles } from './asset-files.js';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { isCodeBundleKey, storedFileName } from '../domain/code-bundle-key.js';
+import { codeBundleIssues, storageDirOf } from './code-bundle-issues.js';
 
 /**
  * A check as it runs in its group. `alertChannels` is left out: it describes the check's own
@@ -41,6 +39,11 @@ export interface CheckServiceOptions {
   publicUrl: string;
   /** Folder of run assets: a deleted check's screenshots go with it (absent: left to the orphan sweep). */
   assetsDir?: string;
+  /**
+   * Folder of uploaded files: a Playwright check suite must name a code bundle stored there
+   * (default: `checkly-storage` in `assetsDir`; neither: not checked).
+   */
+  storageDir?: string;
   logger?: Logger;
   /** Whether this server has a model for agentic checks (config `agentic`); without one AGENTIC checks are refused. */
   agenticModelConfigured?: boolean;
@@ -55,19 +58,9 @@ async function checkReferenceIssues(repos: Repositories, accountId: string, c: C
   return [...issues, ...(await referenceIssues(repos, accountId, c, subs))];
 }
 
-/**
- * A Playwright check suite's code bundle must have been uploaded to the account: its key is
- * checked against the stored files (where this service knows the assets folder).
- */
-async function codeBundleIssues(assetsDir: string | undefined, accountId: string, type: CheckType, c: CheckData): Promise<Issue[]> {
-  if (type !== 'PLAYWRIGHT' || !assetsDir || !isCodeBundleKey(c.codeBundlePath)) return [];
-  const file = path.join(assetsDir, 'checkly-storage', accountId, storedFileName(c.codeBundlePath));
-  if (await stat(file).then((s) => s.isFile(), () => false)) return [];
-  return [{ key: 'codeBundlePath', message: `no code bundle "${c.codeBundlePath}" was uploaded to this account (POST /next/checkly-storage/upload-code-bundle)` }];
-}
-
 /** Create, read, update and delete checks, with every rule of the spec applied. */
-export function createCheckService({ store, publicUrl, assetsDir, logger, agenticModelConfigured = false }: CheckServiceOptions) {
+export function createCheckService({ store, publicUrl, assetsDir, storageDir, logger, agenticModelConfigured = false }: CheckServiceOptions) {
+  const bundlesDir = storageDir ?? (assetsDir ? storageDirOf(assetsDir) : undefined);
   async function readView(repos: Repositories, accountId: string, id: string) {
     const row = await repos.checks.get(accountId, id);
     if (!row) throw notFound('Check', id);
@@ -80,7 +73,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger, agenti
       const data = withCheckDefaults(type, body as CheckData, publicUrl);
       assertValid([...checkRuleIssues(type, data), ...agenticCheckIssues(type, body, agenticModelConfigured)]);
       assertValid(monitorToolIssues(type));
-      assertValid(await codeBundleIssues(assetsDir, accountId, type, data));
+      assertValid(await codeBundleIssues(bundlesDir, accountId, type, data));
       const id = randomUUID();
       return store.transaction(async (repos) => {
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(body.alertChannelSubscriptions) : null;
@@ -115,7 +108,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger, agenti
         validateBody(CHECK_CREATE_SCHEMAS[stored], structuredClone(merged));
         assertValid([...checkRuleIssues(stored, merged), ...agenticCheckIssues(stored, { ...merged, agentRuntime: body.agentRuntime }, agenticModelConfigured)]);
         assertValid(monitorToolIssues(stored));
-        assertValid(await codeBundleIssues(assetsDir, accountId, stored, merged));
+        assertValid(await codeBundleIssues(bundlesDir, accountId, stored, merged));
         // A list sent replaces the subscriptions ([] removes them all); null or absent leaves them.
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await checkReferenceIssues(repos, accountId, merged, subs));
@@ -148,7 +141,7 @@ export function createCheckService({ store, publicUrl, assetsDir, logger, agenti
         const data = withCheckDefaults(type, input as CheckData, publicUrl);
         assertValid([...checkRuleIssues(type, data), ...agenticCheckIssues(type, body, agenticModelConfigured)]);
         assertValid(monitorToolIssues(type));
-        assertValid(await codeBundleIssues(assetsDir, accountId, type, data));
+        assertValid(await codeBundleIssues(bundlesDir, accountId, type, data));
         const subs = body.alertChannelSubscriptions ? dedupeSubscriptions(keepActivated(body.alertChannelSubscriptions, row.subs)) : null;
         assertValid(await checkReferenceIssues(repos, accountId, data, subs));
         await repos.checks.update(accountId, id, data);

@@ -14,6 +14,15 @@ export interface DeployBody {
   sharedFiles?: unknown[];
 }
 
+/** How the project service is set up. */
+export interface ProjectServiceOptions {
+  store: Store;
+  publicUrl: string;
+  agenticModelConfigured?: boolean;
+  /** Folder of run assets and uploaded code bundles: a Playwright check suite naming a bundle never uploaded is refused (400). */
+  assetsDir?: string;
+}
+
 const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 
 /** A deployment as the CLI follows it: `result.diff` on success, `error.message` on failure. */
@@ -35,7 +44,7 @@ export function toDeploymentView(row: DeploymentRow): Record<string, any> {
  * transaction (created, replaced whole with ids kept, removed), `checkly destroy` removes them.
  * Deployments run synchronously: the answer already carries their final state.
  */
-export function createProjectService({ store, publicUrl, agenticModelConfigured = false }: { store: Store; publicUrl: string; agenticModelConfigured?: boolean }) {
+export function createProjectService({ store, publicUrl, agenticModelConfigured = false, assetsDir }: ProjectServiceOptions) {
   const projects = createProjectsRepository(store.db);
 
   /** Records a deployment of the project, refusing (409) while another one runs. */
@@ -78,7 +87,7 @@ export function createProjectService({ store, publicUrl, agenticModelConfigured 
         const projectId = existing?.id ?? await repo.upsert(accountId, { logicalId: body.project.logicalId, name: body.project.name, repoUrl: body.project.repoUrl ?? null });
         const plan = planDeployment(await repo.resources(projectId), submitted, { preserveResources });
         diff = plan.diff;
-        await applyDeployment(store, tx, plan, { accountId, projectId, publicUrl, diff, sharedFiles, agenticModelConfigured });
+        await applyDeployment(store, tx, plan, { accountId, projectId, publicUrl, diff, sharedFiles, agenticModelConfigured, assetsDir });
         throw rollback;
       });
     } catch (err) {
@@ -107,7 +116,7 @@ export function createProjectService({ store, publicUrl, agenticModelConfigured 
         const current = await createProjectsRepository(tx).resources(projectId);
         const fresh = planDeployment(current, submitted, { preserveResources: opts.preserveResources });
         plan.diff.splice(0, plan.diff.length, ...fresh.diff);
-        await applyDeployment(store, tx, fresh, { accountId, projectId, publicUrl, diff: plan.diff, sharedFiles, agenticModelConfigured });
+        await applyDeployment(store, tx, fresh, { accountId, projectId, publicUrl, diff: plan.diff, sharedFiles, agenticModelConfigured, assetsDir });
       }));
     },
 
@@ -119,7 +128,7 @@ export function createProjectService({ store, publicUrl, agenticModelConfigured 
       if (opts.dryRun) return { diff: plan.diff };
       const deploymentId = await start(accountId, project.id, logicalId, 'DESTROY');
       return run(accountId, logicalId, deploymentId, plan.diff, async () => {}, () => store.db.transaction(async (tx) => {
-        await applyDeployment(store, tx, plan, { accountId, projectId: project.id, publicUrl, diff: plan.diff, agenticModelConfigured });
+        await applyDeployment(store, tx, plan, { accountId, projectId: project.id, publicUrl, diff: plan.diff, agenticModelConfigured, assetsDir });
         await createProjectsRepository(tx).delete(project.id);
       }));
     },

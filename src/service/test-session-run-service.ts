@@ -13,6 +13,7 @@ import { playwrightConfigIssues } from '../domain/playwright-config.js';
 import { resolveSharedFiles, SHARED_FILE_KEYS } from '../domain/shared-file-refs.js';
 import { monitorRuleIssues } from '../domain/monitor-rule-issues.js';
 import { monitorToolIssues } from './monitor-tool-issues.js';
+import { codeBundleIssues, storageDirOf } from './code-bundle-issues.js';
 import { CHECK_CREATE_SCHEMAS } from '../contract/check-schemas.js';
 import { CheckGroupCreate } from '../contract/check-group-schemas.js';
 import { applyGroupSettings } from '../domain/apply-group-settings.js';
@@ -101,6 +102,8 @@ export interface TestSessionRunServiceOptions {
   agenticModelConfigured?: boolean;
   /** Leases the sessions this process runs (absent: sessions are stored unleased). */
   leases?: SessionLeases;
+  /** Folder of run assets and uploaded code bundles: a PLAYWRIGHT job naming a bundle never uploaded refuses the run (absent: not checked). */
+  assetsDir?: string;
 }
 
 /**
@@ -182,6 +185,14 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
     });
     if (issues.length > 0) throw new LookoutError('VALIDATION', `Some submitted checks cannot run: ${issues.map((x) => `${x.key} ${x.message}`).join('; ')}`, { issues });
     return out;
+  }
+
+  /** Playwright check suites run from a bundle the CLI uploaded just before: one never uploaded refuses the run now, not at run time. */
+  async function refuseMissingBundles(accountId: string, submitted: SubmittedCheck[]): Promise<void> {
+    // toSubmitted refuses the run if any job is invalid, so submitted[i] is job i.
+    const issues = (await Promise.all(submitted.map(async (s, i) => (await codeBundleIssues(options.assetsDir ? storageDirOf(options.assetsDir) : undefined, accountId, s.check.checkType, s.check.data))
+      .map((x) => ({ key: `checkRunJobs.${i}.${x.key}`, message: `check "${s.logicalId}": ${x.message}` }))))).flat();
+    if (issues.length > 0) throw new LookoutError('VALIDATION', `Some submitted checks cannot run: ${issues.map((x) => `${x.key} ${x.message}`).join('; ')}`, { issues });
   }
 
   async function execute(
@@ -277,6 +288,7 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
         throw new LookoutError('VALIDATION', 'checkRunJobs must list the checks to run', { issues: [{ key: 'checkRunJobs', message: 'must be a non-empty list' }] });
       }
       const submitted = toSubmitted(accountId, input.checkRunJobs, Array.isArray(input.sharedFiles) ? input.sharedFiles : []);
+      await refuseMissingBundles(accountId, submitted);
       const loc = input.runLocation;
       const location = (typeof loc === 'string' ? loc : loc?.type === 'PRIVATE' ? loc.slugName : loc?.region) || 'eu-central-1';
       const suiteId = String(input.checkRunJobs[0]?.sourceInfo?.checkRunSuiteId ?? randomUUID());

@@ -27,6 +27,8 @@ export interface ApplyDeploymentOptions {
   sharedFiles?: unknown[];
   /** Whether this server has a model for agentic checks (AGENTIC checks are refused without one). */
   agenticModelConfigured?: boolean;
+  /** Folder of run assets and uploaded code bundles: Playwright check suites must name an uploaded bundle. */
+  assetsDir?: string;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface ApplyDeploymentOptions {
 export async function applyDeployment(store: Store, tx: Queryable, plan: DeploymentPlan, options: ApplyDeploymentOptions): Promise<void> {
   const ctx = createDeploymentContext(store, repositories(tx), {
     accountId: options.accountId, publicUrl: options.publicUrl, diff: options.diff, sharedFiles: options.sharedFiles ?? [],
-    agenticModelConfigured: options.agenticModelConfigured,
+    agenticModelConfigured: options.agenticModelConfigured, assetsDir: options.assetsDir,
   });
   const ofType = (type: string) => plan.order.filter((r) => r.type === type);
   await lendOutsideResources(ctx, plan.outside);

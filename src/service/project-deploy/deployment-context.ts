@@ -4,6 +4,7 @@ import type { Repositories } from '../../store/repositories.js';
 import { createAlertChannelService } from '../alert-channel-service.js';
 import { createCheckGroupService } from '../check-group-service.js';
 import { createCheckService } from '../check-service.js';
+import { storageDirOf } from '../code-bundle-issues.js';
 import { createDashboardService } from '../dashboard-service.js';
 import { createMaintenanceWindowService } from '../maintenance-window-service.js';
 import { createPrivateLocationService } from '../private-location-service.js';
@@ -35,9 +36,12 @@ function joinedStore(store: Store, repos: Repositories): Store {
   return { ...repos, db: store.db, transaction: (fn) => fn(repos), close: () => store.close() };
 }
 
-function deploymentServices(store: Store, publicUrl: string, agenticModelConfigured = false) {
+function deploymentServices(store: Store, publicUrl: string, agenticModelConfigured = false, assetsDir?: string) {
   return {
-    checks: createCheckService({ store, publicUrl, agenticModelConfigured }),
+    // The stored files only, so a suite whose code bundle was never uploaded is refused. Not
+    // assetsDir: deleting a check would then read its assets outside the deploy's transaction
+    // (a deadlock on one connection); removed checks' files are left to the orphan sweep.
+    checks: createCheckService({ store, publicUrl, storageDir: assetsDir ? storageDirOf(assetsDir) : undefined, agenticModelConfigured }),
     groups: createCheckGroupService({ store }),
     channels: createAlertChannelService({ store }),
     // No bus: events would go out before the deploy commits; the public content version still moves,
@@ -52,7 +56,8 @@ function deploymentServices(store: Store, publicUrl: string, agenticModelConfigu
 
 /** The context of one deployment over `repos` (the deploy's transaction); `diff` gets the physical ids. */
 export function createDeploymentContext(
-  store: Store, repos: Repositories, options: { accountId: string; publicUrl: string; diff: DiffEntry[]; sharedFiles: unknown[]; agenticModelConfigured?: boolean },
+  store: Store, repos: Repositories,
+  options: { accountId: string; publicUrl: string; diff: DiffEntry[]; sharedFiles: unknown[]; agenticModelConfigured?: boolean; assetsDir?: string },
 ): DeploymentContext {
   const { diff } = options;
   const ids = new Map<string, string | number>();
@@ -60,7 +65,7 @@ export function createDeploymentContext(
   return {
     accountId: options.accountId,
     repos,
-    services: deploymentServices(joinedStore(store, repos), options.publicUrl, options.agenticModelConfigured),
+    services: deploymentServices(joinedStore(store, repos), options.publicUrl, options.agenticModelConfigured, options.assetsDir),
     sharedFiles: options.sharedFiles,
     physical: new Map(diff.filter((d) => d.physicalId != null).map((d) => [`${d.type}:${d.logicalId}`, d.physicalId!])),
     ids,
