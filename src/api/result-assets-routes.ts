@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { RUN_ASSET_KINDS, parseRunAssetKey, toAssetManifest, toCheckRunData, toRunLog, type RunAssetOwner } from '../domain/check-run-assets.js';
 import { notFound } from '../domain/lookout-error.js';
+import { jobAssetsOf } from '../domain/result-asset-files.js';
 import { createResultService } from '../service/result-service.js';
 import type { Api, ApiContext } from './api-context.js';
 import { routeRateLimit } from './route-rate-limit.js';
@@ -34,14 +35,13 @@ export function resultAssetsRoutes(app: Api, { store, config, testSessionRuns }:
   };
 
   const sendFile = async (reply: FastifyReply, result: Record<string, any>, file: string) => {
-    const part = result.browserCheckResult ?? result.multiStepCheckResult;
-    const asset = (part?.jobAssets ?? []).find((a: { file?: string }) => a.file === file);
+    const asset = jobAssetsOf(result).find((a) => a.file === file);
     // Listed in the result or nothing: this is also what keeps paths from escaping the folder.
     if (!asset) throw notFound('Asset', file);
-    const path = join(config.assetsDir, asset.file);
+    const path = join(config.assetsDir, String(asset.file));
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) throw notFound('Asset', file);
-    return reply.type(asset.contentType ?? 'application/octet-stream').header('content-length', info.size).send(createReadStream(path));
+    return reply.type(typeof asset.contentType === 'string' ? asset.contentType : 'application/octet-stream').header('content-length', info.size).send(createReadStream(path));
   };
 
   app.get('/next/assets/:kind/:region/:key', {

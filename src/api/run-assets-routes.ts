@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Type from 'typebox';
 import { QUICK_RANGES } from '../domain/quick-range.js';
 import { notFound } from '../domain/lookout-error.js';
+import { jobAssetsOf } from '../domain/result-asset-files.js';
 import { createAnalyticsService } from '../service/analytics-service.js';
 import { createResultService } from '../service/result-service.js';
 import type { Api, ApiContext } from './api-context.js';
@@ -31,14 +32,13 @@ export function runAssetsRoutes(app: Api, { store, config }: ApiContext): void {
     config: routeRateLimit(config, 60),
   }, async (req, reply) => {
     const result = await results.get(req.principal.accountId, req.params.checkId, req.params.checkResultId);
-    const part = result.browserCheckResult ?? result.multiStepCheckResult;
-    const asset = (part?.jobAssets ?? []).find((a: { file?: string }) => a.file === req.params.file);
+    const asset = jobAssetsOf(result).find((a) => a.file === req.params.file);
     // Listed in the result or nothing: this is also what keeps paths from escaping the folder.
     if (!asset) throw notFound('Asset', req.params.file);
-    const path = join(config.assetsDir, asset.file);
+    const path = join(config.assetsDir, String(asset.file));
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) throw notFound('Asset', req.params.file);
-    return reply.type(asset.contentType ?? 'application/octet-stream').header('content-length', info.size).send(createReadStream(path));
+    return reply.type(typeof asset.contentType === 'string' ? asset.contentType : 'application/octet-stream').header('content-length', info.size).send(createReadStream(path));
   });
 
   app.get('/v1/checks/heartbeats/:checkId/availability', {

@@ -44,6 +44,16 @@ export const AGENTIC_SYSTEM_PROMPT = [
   'The check passes only when every assertion passes and at least one was made.',
 ].join(' ');
 
+/**
+ * What the model is told when the prompt names secret variables: it sees only their placeholders,
+ * and the runner types the value when a `type` call's text carries one.
+ */
+export function agenticSecretsNote(names: readonly string[]): string {
+  const list = names.map((n) => `{{${n}}}`).join(', ');
+  return `The placeholders ${list} stand for secret values you are not shown: to enter one, call type with the placeholder itself as text `
+    + '(the browser types the real value); they are filled in nowhere else, so never put them in URLs.';
+}
+
 function tool(name: string, description: string, properties: Record<string, unknown>, required: string[]) {
   return { type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } } as const;
 }

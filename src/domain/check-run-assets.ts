@@ -1,3 +1,5 @@
+import { jobAssetsOf } from './result-asset-files.js';
+
 /** A log line as the `checkly` CLI prints it. */
 export interface CliLogLine {
   level: string;
@@ -59,8 +61,7 @@ export function toAssetManifest(
     { type: 'log', name: 'logs.json', url: `/next/assets/log/${region}/${key}`, contentType: 'application/json', source: 'lookout' },
     { type: 'file', name: 'check-run-data.json', url: `/next/assets/check-run-data/${region}/${key}`, contentType: 'application/json', source: 'lookout' },
   ];
-  const browser = result.browserCheckResult ?? result.multiStepCheckResult;
-  for (const a of (browser?.jobAssets ?? []) as Record<string, any>[]) {
+  for (const a of jobAssetsOf(result)) {
     all.push({ type: 'screenshot', name: String(a.name), url: fileUrl(String(a.file)), contentType: String(a.contentType ?? 'application/octet-stream'), source: 'lookout' });
   }
   const assets = all.filter((a) => (!filters.type || a.type === filters.type) && (!filters.name || a.name === filters.name));

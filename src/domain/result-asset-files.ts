@@ -7,22 +7,30 @@ export function isAssetFileName(name: string): boolean {
   return ASSET_FILE.test(name);
 }
 
+/** The parts of a result that keep files in the assets folder (each lists them as `jobAssets`). */
+export const ASSET_PARTS = ['browserCheckResult', 'multiStepCheckResult', 'agenticCheckResult'] as const;
+
 /**
- * The asset files a stored result refers to: the jobAssets of its browser or multi-step part. Works
- * on a result's stored detail and on its REST view alike (both carry those parts); names that are
- * not asset file names are ignored, so nothing outside the assets folder is ever named.
+ * The jobAssets entries of a result (`{name, type, contentType, size, file}`): those of its browser,
+ * multi-step or agentic part. Works on a stored detail and on a REST view alike; anything that is
+ * not an object is left out.
  */
-export function assetFilesOf(detail: unknown): string[] {
+export function jobAssetsOf(detail: unknown): Record<string, unknown>[] {
   if (!detail || typeof detail !== 'object') return [];
-  const files: string[] = [];
-  for (const key of ['browserCheckResult', 'multiStepCheckResult']) {
+  const entries: Record<string, unknown>[] = [];
+  for (const key of ASSET_PARTS) {
     const part = (detail as Record<string, unknown>)[key];
     const assets = part && typeof part === 'object' ? (part as Record<string, unknown>).jobAssets : undefined;
     if (!Array.isArray(assets)) continue;
-    for (const a of assets) {
-      const file = a && typeof a === 'object' ? (a as Record<string, unknown>).file : undefined;
-      if (typeof file === 'string' && isAssetFileName(file)) files.push(file);
-    }
+    for (const a of assets) if (a && typeof a === 'object') entries.push(a as Record<string, unknown>);
   }
-  return files;
+  return entries;
+}
+
+/**
+ * The asset files a stored result refers to (jobAssetsOf). Names that are not asset file names are
+ * ignored, so nothing outside the assets folder is ever named.
+ */
+export function assetFilesOf(detail: unknown): string[] {
+  return jobAssetsOf(detail).map((a) => a.file).filter((file): file is string => typeof file === 'string' && isAssetFileName(file));
 }

@@ -38,7 +38,7 @@ export function createExecutors(config: Config, sandbox: Sandbox): Partial<Recor
     ICMP: runIcmpCheck,
     BROWSER: browser,
     MULTI_STEP: browser,
-    AGENTIC: limitConcurrency(createAgenticCheckExecutor({ settings: config.agentic, chromiumPath: config.chromiumPath, sandbox }), config.browserConcurrency),
+    AGENTIC: limitConcurrency(createAgenticCheckExecutor({ settings: config.agentic, chromiumPath: config.chromiumPath, sandbox, assetsDir: config.assetsDir }), config.browserConcurrency),
     PLAYWRIGHT: suites,
     SSL: runSslCheck,
     TRACEROUTE: runTracerouteCheck,

@@ -18,6 +18,7 @@ import { CHECK_CREATE_SCHEMAS } from '../contract/check-schemas.js';
 import { CheckGroupCreate } from '../contract/check-group-schemas.js';
 import { applyGroupSettings } from '../domain/apply-group-settings.js';
 import { withGroupDefaults, type GroupData } from '../domain/group-defaults.js';
+import { BROKEN_ENTRY_OUTCOME, testSessionEntryOutcome, type EntryFinal } from '../domain/test-session-entry-outcome.js';
 import { validateBody } from '../contract/validation.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Executor, RunnableCheck } from '../runner/executor.js';
@@ -245,10 +246,10 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
             signal: shutdown.signal, logger, testSessionId: sessionId,
           });
           entry.resultIds = outcome.finals.map((r) => String(r.id));
-          entry.status = outcome.finals.some((r) => r.hasFailures) ? 'FAILED' : 'PASSED';
+          Object.assign(entry, testSessionEntryOutcome(outcome.finals as EntryFinal[]));
         } catch (err) {
           logger.warn({ err, testSessionId: sessionId, logicalId: s.logicalId }, 'submitted check run failed');
-          entry.status = 'FAILED';
+          Object.assign(entry, BROKEN_ENTRY_OUTCOME);
           await safePublish(topic(s, 'error'), 'The check could not be run');
         }
       }
@@ -336,7 +337,7 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
         if (isDone(e)) return { ...e };
         const recorded = finals.filter((r) => r.checkId === e.checkId);
         if (recorded.length === 0) return { ...e, status: 'PENDING', resultIds: [] };
-        return { ...e, status: recorded.some((r) => r.hasFailures) ? 'FAILED' : 'PASSED', resultIds: recorded.map((r) => String(r.id)) };
+        return { ...e, ...testSessionEntryOutcome(recorded as EntryFinal[]), resultIds: recorded.map((r) => String(r.id)) };
       });
       start(session.account_id, session.id, job, session.environment, entries, [...session.error_group_ids]);
     },

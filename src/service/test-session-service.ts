@@ -5,6 +5,7 @@ import type { RunOverrides } from '../domain/run-overrides.js';
 import type { SessionLeases } from './create-session-leases.js';
 import { cleanErrorMessage, errorHash } from '../domain/clean-error-message.js';
 import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js';
+import { BROKEN_ENTRY_OUTCOME, testSessionEntryOutcome, type EntryFinal } from '../domain/test-session-entry-outcome.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Runner } from '../runner/create-runner.js';
 import type { Store } from '../store/create-store.js';
@@ -101,7 +102,7 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
           const outcome = await runner.runNow(accountId, entry.checkId, { testSessionId: id, location: runLocation ?? undefined, overrides });
           entry.sequenceId = outcome.sequenceId;
           entry.resultIds = outcome.finals.map((r) => String(r.id));
-          entry.status = outcome.finals.some((r) => r.hasFailures) ? 'FAILED' : 'PASSED';
+          Object.assign(entry, testSessionEntryOutcome(outcome.finals as EntryFinal[]));
           for (const r of outcome.finals) {
             for (const message of resultErrors(r)) {
               const cleaned = cleanErrorMessage(message);
@@ -111,7 +112,7 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
           }
         } catch (err) {
           logger.warn({ err, checkId: entry.checkId, testSessionId: id }, 'test session run failed');
-          entry.status = 'FAILED';
+          Object.assign(entry, BROKEN_ENTRY_OUTCOME);
         }
       }
     };
@@ -276,7 +277,7 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
         if (isDone(e)) return { ...e };
         const recorded = finals.filter((f) => f.checkId === e.checkId);
         if (recorded.length === 0) return { ...e, status: 'PENDING', resultIds: [] };
-        return { ...e, status: recorded.some((f) => f.hasFailures) ? 'FAILED' : 'PASSED', resultIds: recorded.map((f) => f.id), sequenceId: recorded[0]!.sequenceId };
+        return { ...e, ...testSessionEntryOutcome(recorded), resultIds: recorded.map((f) => f.id), sequenceId: recorded[0]!.sequenceId };
       });
       start(session.account_id, session.id, entries, session.job as TriggerJob, session.environment, session.run_location, [...session.error_group_ids]);
     },

@@ -7,7 +7,8 @@ const idsIn = (row: TestSessionRow, ...statuses: string[]) => row.results.filter
 
 /**
  * A session's entry as the CLI's `test-sessions get` reads a result: its latest FINAL result's id
- * (null while none), where it ran, and whether it failed.
+ * (null while none), where it ran, whether it failed, had errors or was degraded (as its FINAL
+ * results say; false while it runs).
  */
 function toSessionResult(row: TestSessionRow, e: TestSessionRow['results'][number]) {
   const resultId = e.resultIds.at(-1) ?? null;
@@ -18,8 +19,8 @@ function toSessionResult(row: TestSessionRow, e: TestSessionRow['results'][numbe
     runLocation: row.run_location,
     resultType: resultId ? 'FINAL' : null,
     hasFailures: e.status === 'FAILED',
-    hasErrors: false,
-    isDegraded: false,
+    hasErrors: e.status === 'FAILED' || e.status === 'PASSED' ? e.hasErrors === true : false,
+    isDegraded: e.status === 'FAILED' || e.status === 'PASSED' ? e.isDegraded === true : false,
     aborted: e.status === 'CANCELLED',
   };
 }

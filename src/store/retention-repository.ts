@@ -3,12 +3,14 @@ import type { Queryable } from './db.js';
 /** The jobAssets of a result's stored detail (`col`), in the shape assetFilesOf reads, and nothing else of it. */
 const assetsOf = (col: string) => `jsonb_build_object(
   'browserCheckResult', jsonb_build_object('jobAssets', ${col}->'browserCheckResult'->'jobAssets'),
-  'multiStepCheckResult', jsonb_build_object('jobAssets', ${col}->'multiStepCheckResult'->'jobAssets')) AS assets`;
+  'multiStepCheckResult', jsonb_build_object('jobAssets', ${col}->'multiStepCheckResult'->'jobAssets'),
+  'agenticCheckResult', jsonb_build_object('jobAssets', ${col}->'agenticCheckResult'->'jobAssets')) AS assets`;
 
 /** Every jobAssets entry of `col` as rows (`a`), whatever the shape of the parts. */
 const assetEntries = (col: string) => `jsonb_array_elements(
   (CASE WHEN jsonb_typeof(${col}->'browserCheckResult'->'jobAssets') = 'array' THEN ${col}->'browserCheckResult'->'jobAssets' ELSE '[]'::jsonb END)
-  || (CASE WHEN jsonb_typeof(${col}->'multiStepCheckResult'->'jobAssets') = 'array' THEN ${col}->'multiStepCheckResult'->'jobAssets' ELSE '[]'::jsonb END)) a`;
+  || (CASE WHEN jsonb_typeof(${col}->'multiStepCheckResult'->'jobAssets') = 'array' THEN ${col}->'multiStepCheckResult'->'jobAssets' ELSE '[]'::jsonb END)
+  || (CASE WHEN jsonb_typeof(${col}->'agenticCheckResult'->'jobAssets') = 'array' THEN ${col}->'agenticCheckResult'->'jobAssets' ELSE '[]'::jsonb END)) a`;
 
 type AssetRow = { assets: unknown };
 
@@ -55,7 +57,8 @@ export function createRetentionRepository(db: Queryable) {
       return db.query<AssetRow>(
         `SELECT ${assetsOf('detail')} FROM check_results
          WHERE account_id = $1 AND check_id = $2
-           AND (jsonb_typeof(detail->'browserCheckResult') = 'object' OR jsonb_typeof(detail->'multiStepCheckResult') = 'object')`,
+           AND (jsonb_typeof(detail->'browserCheckResult') = 'object' OR jsonb_typeof(detail->'multiStepCheckResult') = 'object'
+                OR jsonb_typeof(detail->'agenticCheckResult') = 'object')`,
         [accountId, checkId],
       );
     },

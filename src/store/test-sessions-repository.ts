@@ -35,6 +35,8 @@ export interface SessionFinal {
   checkId: string;
   sequenceId: string;
   hasFailures: boolean;
+  hasErrors: boolean;
+  isDegraded: boolean;
 }
 
 /** One check of a test session and how its run went. */
@@ -45,6 +47,10 @@ export interface TestSessionCheckEntry {
   status: 'PENDING' | 'RUNNING' | 'PASSED' | 'FAILED' | 'CANCELLED';
   resultIds: string[];
   sequenceId: string | null;
+  /** Of a PASSED or FAILED entry: whether its FINAL results had errors (absent in sessions stored before these were kept). */
+  hasErrors?: boolean;
+  /** Of a PASSED or FAILED entry: whether its FINAL results were degraded (absent likewise). */
+  isDegraded?: boolean;
 }
 
 export interface TestSessionErrorGroupRow {
@@ -158,7 +164,8 @@ export function createTestSessionsRepository(db: Queryable) {
     /** The FINAL results of deployed checks recorded in a session (not those a shutdown cancelled). */
     async finals(id: string): Promise<SessionFinal[]> {
       return db.query<SessionFinal>(
-        `SELECT id::text AS "id", check_id::text AS "checkId", sequence_id::text AS "sequenceId", has_failures AS "hasFailures"
+        `SELECT id::text AS "id", check_id::text AS "checkId", sequence_id::text AS "sequenceId", has_failures AS "hasFailures",
+                has_errors AS "hasErrors", is_degraded AS "isDegraded"
          FROM check_results WHERE test_session_id = $1 AND result_type = 'FINAL' AND NOT is_cancelled ORDER BY created_at, id`,
         [id],
       );

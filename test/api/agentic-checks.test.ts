@@ -95,7 +95,7 @@ describe('agentic checks on a server with a model', () => {
 
   it.skipIf(!chromiumInstalled)(`runs one now; REST and GraphQL show the agent's report (${chromiumInstalled ? 'Chromium present' : NO_CHROMIUM})`, async () => {
     const created = (await s.a.request('POST', '/v1/checks', agentic({ name: 'Run me', locations: ['eu-west-1'] }))).body;
-    const ran = await gql(s.a, 'mutation($id: ID!) { r: runCheck(id: $id) { results { id hasFailures agenticCheckResult } userErrors { message } } }', { id: created.id });
+    const ran = await gql(s.a, 'mutation($id: ID!) { r: runCheck(id: $id) { results { id resultId hasFailures agenticCheckResult } userErrors { message } } }', { id: created.id });
     expect(ran.errors).toBeUndefined();
     const [result] = ran.data.r.results;
     expect(result.hasFailures).toBe(false);
@@ -107,7 +107,21 @@ describe('agentic checks on a server with a model', () => {
     const rest = await s.a.request('GET', `/v1/check-results/${created.id}`);
     expect(rest.status, rest.text).toBe(200);
     expect(rest.body).toHaveLength(1);
-    expect(rest.body[0].agenticCheckResult).toEqual(result.agenticCheckResult);
+    // GraphQL adds the download path to each screenshot; otherwise the two give the same report.
+    const shot = rest.body[0].agenticCheckResult.jobAssets[0];
+    const path = `/v1/check-results/${created.id}/${result.resultId}/assets/${shot.file}`;
+    expect(result.agenticCheckResult).toEqual({ ...rest.body[0].agenticCheckResult, jobAssets: [{ ...shot, path }] });
     expect(rest.text).not.toContain('sk-test-key-0123456789');
+    // The navigate step's screenshot downloads as a PNG, for its account only, and `checkly assets list` sees it.
+    const navigated = rest.body[0].agenticCheckResult.steps.find((x: Record<string, any>) => x.type === 'tool_result' && x.name === 'navigate');
+    expect(navigated.screenshot).toBe(shot.file);
+    const png = await s.a.request('GET', path);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(Number(png.headers.get('content-length'))).toBe(shot.size);
+    expect(Buffer.from(png.text, 'latin1').subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect((await s.b.request('GET', path)).status).toBe(404);
+    const manifest = await s.a.request('GET', `/v1/check-results/${created.id}/${result.resultId}/assets?type=screenshot`);
+    expect(manifest.body.assets).toEqual([{ type: 'screenshot', name: shot.name, url: path, contentType: 'image/png', source: 'lookout' }]);
   });
 });

@@ -5,11 +5,12 @@ import type { EventOf } from '../../src/events/lookout-event.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { gql } from '../support/graphql.js';
 
-/** A target whose /ok answers 200 and /fail answers 500. */
+/** A target whose /ok answers 200, /fail answers 500 and /slow answers 200 after 60 ms. */
 async function startTarget(): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     res.statusCode = req.url?.startsWith('/fail') ? 500 : 200;
-    res.end(req.url?.startsWith('/fail') ? 'broken' : 'fine');
+    if (req.url?.startsWith('/slow')) setTimeout(() => res.end('slow but fine'), 60);
+    else res.end(req.url?.startsWith('/fail') ? 'broken' : 'fine');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
@@ -83,6 +84,29 @@ describe('runs on demand', () => {
       expect(patched.body.archivedUntilNextEvent).toBe(true);
       expect((await s.b.request('GET', `/v1/test-session-error-groups/${groups.body[0].id}`)).status).toBe(404);
     }
+  });
+
+  it('tells, per entry, a run that broke down (hasErrors) and a degraded one from a failed one, as their results do', async () => {
+    const failing = (await s.a.request('POST', '/v1/checks/api', apiCheck(`${target.url}/fail`, { tags: ['session-flags'] }))).body;
+    // Nothing listens on port 1: the request itself fails, an error rather than a failed assertion.
+    const broken = (await s.a.request('POST', '/v1/checks/api', apiCheck('http://127.0.0.1:1/', { tags: ['session-flags'] }))).body;
+    const slow = (await s.a.request('POST', '/v1/checks/api', apiCheck(`${target.url}/slow`, { tags: ['session-flags'], degradedResponseTime: 10, maxResponseTime: 20_000 }))).body;
+    const session = (await s.a.request('POST', '/v1/test-sessions/trigger', { tags: ['session-flags'] })).body;
+    const done = await s.a.request('GET', `/v1/test-sessions/${session.id}/completion?maxWaitSeconds=30`);
+    expect(done.body.status).toBe('FAILED');
+    const entry = (id: string) => done.body.results.find((r: { checkId: string }) => r.checkId === id);
+    expect(entry(failing.id)).toMatchObject({ status: 'FAILED', hasFailures: true, hasErrors: false, isDegraded: false });
+    expect(entry(broken.id)).toMatchObject({ status: 'FAILED', hasFailures: true, hasErrors: true, isDegraded: false });
+    expect(entry(slow.id)).toMatchObject({ status: 'PASSED', hasFailures: false, hasErrors: false, isDegraded: true });
+    // The flags are those of the entry's FINAL result, which the CLI reads next.
+    for (const check of [failing, broken, slow]) {
+      const e = entry(check.id);
+      const result = (await s.a.request('GET', `/v1/test-sessions/${session.id}/results/${e.testSessionResultId}`)).body;
+      expect({ hasErrors: result.hasErrors, isDegraded: result.isDegraded }).toEqual({ hasErrors: e.hasErrors, isDegraded: e.isDegraded });
+    }
+    // The session as listed and read says the same.
+    const read = await s.a.request('GET', `/v1/test-sessions/${session.id}`);
+    expect(read.body.results).toEqual(done.body.results);
   });
 
   it('lists test sessions newest first with a cursor, per account', async () => {

@@ -9,6 +9,10 @@ describe('asset files of a result', () => {
     expect(assetFilesOf({ browserCheckResult: { jobAssets: [{ file }] }, multiStepCheckResult: { jobAssets: [{ file: other }] } })).toEqual([file, other]);
   });
 
+  it('lists the step screenshots of the agentic part', () => {
+    expect(assetFilesOf({ agenticCheckResult: { steps: [{ screenshot: file }], jobAssets: [{ name: 'step-2-navigate.png', file }] } })).toEqual([file]);
+  });
+
   it.each([
     ['no parts', {}],
     ['null parts', { browserCheckResult: null, multiStepCheckResult: null }],

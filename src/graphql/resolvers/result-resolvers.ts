@@ -30,6 +30,13 @@ function scriptPart(part: RestScriptCheckResult | null | undefined, r: RestCheck
   return part ? { ...part, jobAssets: withPaths(part.jobAssets, r) } : null;
 }
 
+/** The agent's report with the download path of each step screenshot (in jobAssets, as for scripts). */
+function agenticPart(r: RestCheckResult): Record<string, unknown> | null {
+  const part = r.agenticCheckResult as Record<string, unknown> | null | undefined;
+  if (!part) return null;
+  return Array.isArray(part.jobAssets) ? { ...part, jobAssets: withPaths(part.jobAssets as RestJobAsset[], r) } : part;
+}
+
 /** Executor detail of the types whose result part has no field of its own in the spec. */
 function probeDetailOf(r: RestCheckResult): Record<string, unknown> | null {
   return r.tcpCheckResult ?? r.dnsCheckResult ?? r.icmpCheckResult ?? r.heartbeatCheckResult
@@ -60,7 +67,7 @@ export const resultResolvers: Resolvers = {
     apiCheckResult: (r) => r.apiCheckResult ? { ...r.apiCheckResult, jobAssets: withPaths(r.apiCheckResult.jobAssets, r) } : null,
     browserCheckResult: (r) => scriptPart(r.browserCheckResult, r),
     multiStepCheckResult: (r) => scriptPart(r.multiStepCheckResult, r),
-    agenticCheckResult: (r) => r.agenticCheckResult ?? null,
+    agenticCheckResult: (r) => agenticPart(r),
     probeDetail: (r) => probeDetailOf(r),
     errorGroupIds: (r) => r.errorGroupIds ?? [],
     errorGroups: async (r, _args, ctx) => {

@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
-import { AGENTIC_SYSTEM_PROMPT, AGENTIC_TOOLS } from '../../domain/agentic-tools.js';
+import { AGENTIC_SYSTEM_PROMPT, AGENTIC_TOOLS, agenticSecretsNote } from '../../domain/agentic-tools.js';
+import type { AgenticPromptVariables } from './agentic-prompt-variables.js';
 import { ModelError, requestModelTurn, type ModelEndpoint, type ModelMessage } from './request-model-turn.js';
 import { runBrowserTool, type AgenticAssertion, type AgenticSuggestion } from './run-browser-tool.js';
+import type { BrowserJobAsset } from '../executors/run-browser-check.js';
 
 /** One step of the agent's work, as CLI 8 prints them: a model message, a tool call, or its result. */
 export interface AgenticStep {
@@ -11,6 +13,11 @@ export interface AgenticStep {
   input: Record<string, unknown> | null;
   output: string | null;
   timestamp: string;
+  /**
+   * On the result of a tool that changes the page (navigate, click, type): the `file` of the
+   * screenshot taken right after it (an entry of the report's jobAssets), or null when none was kept.
+   */
+  screenshot?: string | null;
 }
 
 /** What ended a run that did not finish normally. */
@@ -26,13 +33,16 @@ export interface AgentReport {
   steps: AgenticStep[];
   assertions: AgenticAssertion[];
   suggestions: AgenticSuggestion[];
+  /** The screenshots of the steps, oldest first. */
+  jobAssets: BrowserJobAsset[];
   failure: AgentFailure | null;
 }
 
 /** The run's model, browser page and bounds. */
 export interface AgentLoopOptions {
   endpoint: ModelEndpoint;
-  prompt: string;
+  /** The prompt with the run's variables: what the model is told, how its tool calls get secret values, what it may read back. */
+  prompt: Pick<AgenticPromptVariables, 'prompt' | 'secretPlaceholders' | 'toolArguments' | 'scrub'>;
   page: Page;
   /** Model turns at most. */
   maxSteps: number;
@@ -41,7 +51,18 @@ export interface AgentLoopOptions {
   actionTimeoutMs: number;
   /** Aborted on cancellation, or with an AgentFailure as its reason when the browser is gone. */
   signal: AbortSignal;
+  /**
+   * Keeps a screenshot of the page named `name` within `timeoutMs` (takeStepScreenshot); called after
+   * each navigate, click and type. Without it no screenshots are taken.
+   */
+  screenshot?: (name: string, timeoutMs: number) => Promise<BrowserJobAsset | null>;
 }
+
+/** The tools after which the page may look different, so a screenshot shows what they did. */
+const PAGE_CHANGING_TOOLS = new Set(['navigate', 'click', 'type']);
+/** Screenshots one run keeps at most (the first ones: how the agent got where it is). */
+const MAX_SCREENSHOTS = 20;
+const SCREENSHOT_TIMEOUT_MS = 5000;
 
 const MAX_STEPS_RECORDED = 200;
 const MAX_STEP_OUTPUT = 2000;
@@ -53,13 +74,28 @@ const MAX_STEP_OUTPUT = 2000;
  * that fails (refused, malformed, silent) ends the run with AGENTIC_MODEL_ERROR and its reason.
  */
 export async function runAgentLoop(o: AgentLoopOptions): Promise<AgentReport> {
-  const report: AgentReport = { summary: null, steps: [], assertions: [], suggestions: [], failure: null };
+  const report: AgentReport = { summary: null, steps: [], assertions: [], suggestions: [], jobAssets: [], failure: null };
   const step = (type: AgenticStep['type'], name: string | null, input: Record<string, unknown> | null, output: string | null) => {
-    if (report.steps.length >= MAX_STEPS_RECORDED) return;
+    if (report.steps.length >= MAX_STEPS_RECORDED) return null;
     const text = output !== null && output.length > MAX_STEP_OUTPUT ? `${output.slice(0, MAX_STEP_OUTPUT)}…` : output;
-    report.steps.push({ sequenceNumber: report.steps.length + 1, type, name, input, output: text, timestamp: new Date().toISOString() });
+    const recorded: AgenticStep = { sequenceNumber: report.steps.length + 1, type, name, input, output: text, timestamp: new Date().toISOString() };
+    report.steps.push(recorded);
+    return recorded;
   };
-  const messages: ModelMessage[] = [{ role: 'system', content: AGENTIC_SYSTEM_PROMPT }, { role: 'user', content: o.prompt }];
+  /** The page after a page-changing tool, kept and named after the step it shows (`step-4-click.png`). */
+  const screenshotOf = async (recorded: AgenticStep | null, tool: string) => {
+    if (!recorded || !o.screenshot || !PAGE_CHANGING_TOOLS.has(tool) || o.signal.aborted) return;
+    recorded.screenshot = null;
+    if (report.jobAssets.length >= MAX_SCREENSHOTS) return;
+    const left = o.deadlineAt - Date.now();
+    if (left <= 0) return;
+    const asset = await o.screenshot(`step-${recorded.sequenceNumber}-${tool}.png`, Math.min(SCREENSHOT_TIMEOUT_MS, left));
+    if (!asset) return;
+    report.jobAssets.push(asset);
+    recorded.screenshot = asset.file;
+  };
+  const system = o.prompt.secretPlaceholders.length > 0 ? `${AGENTIC_SYSTEM_PROMPT} ${agenticSecretsNote(o.prompt.secretPlaceholders)}` : AGENTIC_SYSTEM_PROMPT;
+  const messages: ModelMessage[] = [{ role: 'system', content: system }, { role: 'user', content: o.prompt.prompt }];
   for (let turn = 0; turn < o.maxSteps; turn++) {
     if (o.signal.aborted) return { ...report, failure: abortFailure(o.signal) };
     const left = o.deadlineAt - Date.now();
@@ -84,10 +120,12 @@ export async function runAgentLoop(o: AgentLoopOptions): Promise<AgentReport> {
     for (const call of reply.tool_calls) {
       const args = parseArguments(call.function.arguments);
       step('tool_call', call.function.name, args, null);
-      const outcome = args
-        ? await runBrowserTool(o.page, call.function.name, args, Math.max(1, Math.min(o.actionTimeoutMs, o.deadlineAt - Date.now())))
+      const ran = args
+        ? await runBrowserTool(o.page, call.function.name, o.prompt.toolArguments(call.function.name, args), Math.max(1, Math.min(o.actionTimeoutMs, o.deadlineAt - Date.now())))
         : { output: 'error: the arguments are not a JSON object' };
-      step('tool_result', call.function.name, null, outcome.output);
+      // Secret values the page shows (or the URL carries) do not go back to the model.
+      const outcome = { ...ran, output: o.prompt.scrub(ran.output) };
+      await screenshotOf(step('tool_result', call.function.name, null, outcome.output), args ? call.function.name : '');
       if (outcome.assertion) report.assertions.push(outcome.assertion);
       if (outcome.finished) {
         report.summary = outcome.finished.summary;

@@ -4,24 +4,28 @@ import type { AgenticSettings } from '../../config.js';
 import { agenticModelMissingMessage } from '../../domain/agentic-check-issues.js';
 import type { AssertionOutcome, ProbeError, ProbeResult } from '../../domain/check-result.js';
 import { createScrubber, scrubDeep, secretValues } from '../../domain/scrub-secrets.js';
+import { agenticPromptVariables } from '../agentic/agentic-prompt-variables.js';
 import { runAgentLoop, type AgentReport } from '../agentic/run-agent-loop.js';
 import { startSandboxedBrowser } from '../agentic/start-sandboxed-browser.js';
+import { takeStepScreenshot } from '../agentic/take-step-screenshot.js';
 import type { Executor, RunContext, RunnableCheck } from '../executor.js';
 import { SANDBOX_ERROR_CODES, type Sandbox } from '../sandbox/sandbox.js';
 import { finishProbe } from './finish-probe.js';
 import { CANCELLED_CODE } from './network-error.js';
 
-/** What agentic runs need: the model (null: none configured), the browser and the sandbox it runs in. */
+/** What agentic runs need: the model (null: none configured), the browser, the sandbox it runs in, where screenshots go. */
 export interface AgenticRunnerOptions {
   settings: AgenticSettings | null;
   chromiumPath: string;
   sandbox: Sandbox;
+  /** Folder the step screenshots are written to (config `assetsDir`, env LOOKOUT_ASSETS_DIR). */
+  assetsDir: string;
 }
 
 /** The error code of runs of AGENTIC checks stored while no model is configured. */
 export const AGENTIC_NOT_CONFIGURED = 'AGENTIC_MODEL_NOT_CONFIGURED';
 
-const EMPTY_REPORT: AgentReport = { summary: null, steps: [], assertions: [], suggestions: [], failure: null };
+const EMPTY_REPORT: AgentReport = { summary: null, steps: [], assertions: [], suggestions: [], jobAssets: [], failure: null };
 
 /**
  * The executor of AGENTIC checks. Each attempt starts Chromium in the sandbox (as browser checks
@@ -39,10 +43,16 @@ const EMPTY_REPORT: AgentReport = { summary: null, steps: [], assertions: [], su
  * the server had a model, run after it was removed). Every failure is a failed run, whatever
  * `shouldFail` says.
  *
- * `agenticCheckResult` is `{summary, prompt, assertions: [{condition, kind, passed, expected,
- * actual}], suggestions: [{summary, category}], steps: [{sequenceNumber, type, name, input, output,
- * timestamp}], errors: [{error: {code, message}}], artifactManifest: null}`; the model's key and the
- * run's secret variables are scrubbed from it, and the model's name is not part of it.
+ * The prompt's `{{NAME}}` placeholders take the run's variables (agenticPromptVariables: secret
+ * values never go to the model). After each navigate, click and type a screenshot of the page is
+ * kept in the assets folder: the step's `screenshot` names its file, listed in `jobAssets` as
+ * browser checks list theirs (and served by the same routes).
+ *
+ * `agenticCheckResult` is `{summary, prompt (as the model got it), assertions: [{condition, kind,
+ * passed, expected, actual}], suggestions: [{summary, category}], steps: [{sequenceNumber, type,
+ * name, input, output, timestamp, screenshot?}], errors: [{error: {code, message}}], jobAssets:
+ * [{name, type, contentType, size, file}], artifactManifest: null}`; the model's key and the run's
+ * secret variables are scrubbed from it, and the model's name is not part of it.
  */
 export function createAgenticCheckExecutor(options: AgenticRunnerOptions): Executor {
   return async (check, ctx) => {
@@ -67,11 +77,13 @@ export function createAgenticCheckExecutor(options: AgenticRunnerOptions): Execu
         const context = await started.browser.newContext();
         const page = await context.newPage();
         page.on('crash', () => gone.abort({ code: 'BROWSER_CRASHED', message: `the page crashed in the browser at ${page.url()} (out of memory, or a renderer fault)` }));
+        const prompt = agenticPromptVariables(String(check.data.prompt ?? ''), ctx.variables);
         const report = await runAgentLoop({
-          endpoint: settings, prompt: String(check.data.prompt ?? ''), page, maxSteps: settings.maxSteps, deadlineAt,
+          endpoint: settings, prompt, page, maxSteps: settings.maxSteps, deadlineAt,
           actionTimeoutMs: 15_000, signal: AbortSignal.any([ctx.signal, gone.signal]),
+          screenshot: (name, timeoutMs) => takeStepScreenshot(page, options.assetsDir, name, timeoutMs),
         });
-        return finish(check, ctx, startedAt, settings, report, report.failure);
+        return finish(check, ctx, startedAt, settings, report, report.failure, prompt.prompt);
       } finally {
         await started.close();
       }
@@ -84,6 +96,7 @@ export function createAgenticCheckExecutor(options: AgenticRunnerOptions): Execu
 
 function finish(
   check: RunnableCheck, ctx: RunContext, startedAt: Date, settings: AgenticSettings | null, report: AgentReport, failure: { code: string; message: string } | null,
+  prompt: string | null = typeof check.data.prompt === 'string' ? check.data.prompt : null,
 ): ProbeResult {
   const errors: ProbeError[] = failure ? [failure] : [];
   if (!failure && report.assertions.length === 0) {
@@ -95,11 +108,12 @@ function finish(
   const stoppedAt = new Date();
   const detail = {
     summary: report.summary,
-    prompt: typeof check.data.prompt === 'string' ? check.data.prompt : null,
+    prompt,
     assertions: report.assertions,
     suggestions: report.suggestions,
     steps: report.steps,
     errors: errors.map((e) => ({ error: { code: e.code, message: e.message } })),
+    jobAssets: report.jobAssets,
     artifactManifest: null,
   };
   const scrubKey = keyScrubber(settings);
