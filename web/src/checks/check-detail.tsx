@@ -7,7 +7,7 @@ import { DeleteActions } from '../shared/delete-actions.js';
 import { ErrorNotice } from '../shared/error-notice.js';
 import { Link } from '../shared/link.js';
 import { navigate } from '../shared/use-route.js';
-import { formatDuration, formatPercent, percentileLabel } from '../shared/format-duration.js';
+import { formatDuration, percentileLabel } from '../shared/format-duration.js';
 import { CHANNEL_TYPE_LABELS, type ChannelType } from '../alert-channels/alert-channel-form.js';
 import { isFormCheckType } from './check-form-rules.js';
 import { formatRelativeTime } from '../shared/relative-time.js';
