@@ -64,7 +64,7 @@ describe.skipIf(Boolean(skipReason))(`the console's check list and check page in
     const uptime = tab.getByRole('definition').filter({ hasText: '%' });
     await uptime.first().waitFor();
     expect(await tab.getByLabel('Uptime', { exact: true }).textContent()).toBe('Uptime 24 h75 %Uptime 7 d75 %Uptime 30 d75 %');
-    await tab.getByText('Certificate expires in 9 days').waitFor();
+    await tab.getByRole('definition').filter({ hasText: 'Expires in 9 days' }).waitFor();
     const chart = tab.getByRole('img', { name: 'Response time of 4 runs over the last hour, 1 failed' });
     await chart.waitFor();
     expect(await chart.getAttribute('data-runs')).toBe('4');

@@ -3,6 +3,7 @@ import { useMutation } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { BULK_CHECK_ACTIONS, bulkOutcomeMessage, bulkQuestion, type BulkCheckAction } from './bulk-check-action.js';
 import { runBulk } from './run-bulk.js';
+import './checks-extras.css';
 
 const DeleteCheck = graphql(`mutation ConsoleBulkDeleteCheck($id: ID!) { deleteCheck(id: $id) { deletedId userErrors { field code message } } }`);
 const ActivateCheck = graphql(`mutation ConsoleBulkActivateCheck($id: ID!) { activateCheck(id: $id) { check { id activated } userErrors { field code message } } }`);

@@ -1,4 +1,5 @@
 import { uptimeFigures, type UptimeSummaries } from './uptime-windows.js';
+import './checks-extras.css';
 
 /**
  * Uptime of a check over 24 h, 7 d and 30 d (from the analytics roll-ups): as figures on the check

@@ -6,6 +6,9 @@ import { createConnectionState, type ConnectionState } from './connection-state.
 import { authHeaders, connectionParams, type Credentials } from './credentials.js';
 import { reconnectDelay } from './reconnect-delay.js';
 
+/** The close code of a socket whose key the server refused (revoked or unknown). */
+const FORBIDDEN = 4403;
+
 /** ws(s)://<this host>/graphql: the subscriptions endpoint of the server serving the console. */
 function socketUrl(): string {
   const { protocol, host } = window.location;
@@ -34,9 +37,10 @@ export function createConsoleClient(credentials: Credentials): ConsoleClient {
     lazy: false,
     retryAttempts: Infinity,
     retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, reconnectDelay(retries))),
-    // Any drop is worth retrying: a restarting server closes with 1001 or refuses the connection (1006).
-    shouldRetry: () => true,
-    // Only codes graphql-ws deems fatal (e.g. 4401 for a revoked key) end here: retrying cannot help.
+    // Any drop is worth retrying (a restarting server closes with 1001 or refuses the connection,
+    // 1006) but a refused key (4403): that one will not be accepted on the next try either.
+    shouldRetry: (event) => (event as { code?: unknown } | null)?.code !== FORBIDDEN,
+    // Codes graphql-ws deems fatal and a refused key end here: retrying cannot help.
     onNonLazyError: () => connection.onStopped(),
     on: {
       connected: () => connection.onConnected(),
