@@ -59,16 +59,16 @@ describe.skipIf(Boolean(skipReason))(`the web console in Chromium${skipReason ? 
   it('lists the stored checks and narrows them by text and tag', async () => {
     await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Checks' }).click();
     await tab.locator('tbody tr').nth(3).waitFor();
-    const names = await tab.locator('tbody tr td:nth-child(2) a').allTextContents();
+    const names = await tab.locator('tbody tr td:nth-child(3) a').allTextContents();
     expect(names.sort()).toEqual(['Billing export', 'Checkout API', liveCheckName, 'Search API']);
 
     await tab.getByLabel('Name contains').fill('api');
-    await expect.poll(() => tab.locator('tbody tr td:nth-child(2) a').allTextContents()).toEqual(expect.arrayContaining(['Checkout API', 'Search API']));
+    await expect.poll(() => tab.locator('tbody tr td:nth-child(3) a').allTextContents()).toEqual(expect.arrayContaining(['Checkout API', 'Search API']));
     await expect.poll(() => tab.locator('tbody tr').count()).toBe(2);
     await expect.poll(() => new URL(tab.url()).search).toBe('?q=api');
 
     await tab.getByRole('button', { name: 'Filter by tag search' }).click();
-    await expect.poll(() => tab.locator('tbody tr td:nth-child(2) a').allTextContents()).toEqual(['Search API']);
+    await expect.poll(() => tab.locator('tbody tr td:nth-child(3) a').allTextContents()).toEqual(['Search API']);
     await shot('checks-filtered');
     await tab.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => tab.locator('tbody tr').count()).toBe(4);

@@ -1,22 +1,26 @@
 import { useCallback, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../__generated__/gql.js';
-import { AnalyticsChart } from './analytics-chart.js';
+import { CertificateBadge } from './certificate-badge.js';
 import { CheckStatusBadge } from './check-status-badge.js';
+import { DeleteActions } from '../shared/delete-actions.js';
 import { ErrorNotice } from '../shared/error-notice.js';
 import { Link } from '../shared/link.js';
-import { formatDuration, formatPercent, percentileLabel } from '../shared/format-duration.js';
+import { navigate } from '../shared/use-route.js';
+import { formatDuration, percentileLabel } from '../shared/format-duration.js';
 import { CHANNEL_TYPE_LABELS, type ChannelType } from '../alert-channels/alert-channel-form.js';
 import { isFormCheckType } from './check-form-rules.js';
 import { formatRelativeTime } from '../shared/relative-time.js';
+import { ResponseTimeChart } from './response-time-chart.js';
 import { ResultDetail } from './result-detail.js';
+import { UptimeFigures } from './uptime-figures.js';
 import { useLiveRefresh } from '../shared/use-live-refresh.js';
 
 /** Percentiles the detail charts and summarizes. */
 export const PERCENTILE_METRICS = ['responseTime_p50', 'responseTime_p95', 'responseTime_p99'];
 
 const CheckQuery = graphql(`
-  query ConsoleCheck($id: ID!, $metrics: [String!]!) {
+  query ConsoleCheck($id: ID!) {
     check(id: $id) {
       id checkId name checkType activated muted tags locations privateLocations frequency frequencyOffset description
       createdAt updatedAt
@@ -30,10 +34,9 @@ const CheckQuery = graphql(`
       ... on HeartbeatCheck { heartbeat { period periodUnit grace graceUnit pingUrl } }
       status { checkId health hasFailures hasErrors isDegraded longestRun shortestRun lastRunLocation sslDaysRemaining updatedAt idle { code message } }
       analyticsSummary { values { metric value } }
-      analytics(metrics: $metrics, quickRange: LAST_24_HOURS, aggregationInterval: 30) {
-        from to
-        series { buckets { from values { metric value } } }
-      }
+      uptime24h: analyticsSummary(metrics: ["availability"], quickRange: LAST_24_HOURS) { values { metric value } }
+      uptime7d: analyticsSummary(metrics: ["availability"], quickRange: LAST_7_DAYS) { values { metric value } }
+      uptime30d: analyticsSummary(metrics: ["availability"], quickRange: LAST_30_DAYS) { values { metric value } }
       results(first: 20) { nodes { id startedAt responseTime hasFailures hasErrors isDegraded runLocation resultType } }
       errorGroups(first: 20) { id cleanedErrorMessage firstSeen lastSeen archived }
       alertNotifications(first: 10) { nodes { notificationId alertType channelType status attempt error createdAt } }
@@ -50,13 +53,14 @@ const MuteCheck = graphql(`mutation ConsoleMuteCheck($id: ID!) { muteCheck(id: $
 const UnmuteCheck = graphql(`mutation ConsoleUnmuteCheck($id: ID!) { unmuteCheck(id: $id) { check { id muted } userErrors { field code message } } }`);
 const ActivateCheck = graphql(`mutation ConsoleActivateCheck($id: ID!) { activateCheck(id: $id) { check { id activated } userErrors { field code message } } }`);
 const DeactivateCheck = graphql(`mutation ConsoleDeactivateCheck($id: ID!) { deactivateCheck(id: $id) { check { id activated } userErrors { field code message } } }`);
+const DeleteCheck = graphql(`mutation ConsoleDeleteCheck($id: ID!) { deleteCheck(id: $id) { deletedId userErrors { field code message } } }`);
 const ArchiveErrorGroup = graphql(`
   mutation ConsoleArchiveErrorGroup($id: ID!) { archiveErrorGroup(id: $id) { errorGroup { id archived } userErrors { field code message } } }
 `);
 
 /** One check: settings, live status, percentiles, results (one opened), error groups, alerts, actions. */
 export function CheckDetail({ id }: { id: string }) {
-  const [{ data, error }, reexecute] = useQuery({ query: CheckQuery, variables: { id, metrics: PERCENTILE_METRICS }, requestPolicy: 'cache-and-network' });
+  const [{ data, error }, reexecute] = useQuery({ query: CheckQuery, variables: { id }, requestPolicy: 'cache-and-network' });
   const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
   useLiveRefresh(refresh, 2000);
   const [run, runCheck] = useMutation(RunCheck);
@@ -65,6 +69,7 @@ export function CheckDetail({ id }: { id: string }) {
   const [, activate] = useMutation(ActivateCheck);
   const [, deactivate] = useMutation(DeactivateCheck);
   const [, archive] = useMutation(ArchiveErrorGroup);
+  const [, remove] = useMutation(DeleteCheck);
   const [message, setMessage] = useState<string | null>(null);
   const [openResult, setOpenResult] = useState<string | null>(null);
 
@@ -96,7 +101,13 @@ export function CheckDetail({ id }: { id: string }) {
         <h1 id="check-title">{check.name}</h1>
         <CheckStatusBadge health={check.status?.health} />
       </div>
-      <div className="actions" role="group" aria-label="Check actions">
+      <DeleteActions label="Check actions" noun="check" question={`Delete ${check.name}? Its results and settings are removed for good.`}
+        remove={async () => {
+          const answer = await remove({ id: check.id });
+          const problems = answer.error ? [answer.error.message] : (answer.data?.deleteCheck.userErrors ?? []).map((e) => e.message);
+          if (!problems.length) navigate('/checks');
+          return problems;
+        }}>
         <button type="button" className="button button--primary" disabled={run.fetching}
           onClick={() => act('Run now', () => runCheck({ id: check.id }), (d) => d?.runCheck?.userErrors)}>{run.fetching ? 'Running…' : 'Run now'}</button>
         <button type="button" className="button" onClick={() => (check.muted
@@ -106,7 +117,7 @@ export function CheckDetail({ id }: { id: string }) {
           ? act('Deactivate', () => deactivate({ id: check.id }), (d) => d?.deactivateCheck?.userErrors)
           : act('Activate', () => activate({ id: check.id }), (d) => d?.activateCheck?.userErrors))}>{check.activated ? 'Deactivate' : 'Activate'}</button>
         {isFormCheckType(check.checkType) && <Link to={`/checks/${encodeURIComponent(check.id)}/edit`} className="button">Edit</Link>}
-      </div>
+      </DeleteActions>
       {message && <p role="status" className="muted">{message}</p>}
       {check.status?.idle && <p className="form-error" role="alert">{check.status.idle.message}</p>}
 
@@ -126,16 +137,17 @@ export function CheckDetail({ id }: { id: string }) {
             <dt>Alert channels</dt>
             <dd>{check.alertChannels.length ? check.alertChannels.map((c) => CHANNEL_TYPE_LABELS[c.type as ChannelType] ?? c.type).join(', ') : 'none'} · <Link to="/alert-channels">Manage</Link></dd>
             <dt>Notifications</dt><dd>{check.muted ? 'muted' : 'on'}</dd>
+            {check.status?.sslDaysRemaining != null && <><dt>Certificate</dt><dd><CertificateBadge long daysRemaining={check.status.sslDaysRemaining} /></dd></>}
             {check.description && <><dt>Description</dt><dd>{check.description}</dd></>}
           </dl>
         </section>
         <section className="card" aria-labelledby="percentiles-title">
-          <h2 id="percentiles-title">Last 24 hours</h2>
-          <dl className="figures">
-            <div><dt>Availability</dt><dd>{formatPercent(summary.get('availability'))}</dd></div>
-            {PERCENTILE_METRICS.map((metric) => <div key={metric}><dt>{percentileLabel(metric)}</dt><dd>{formatDuration(summary.get(metric))}</dd></div>)}
+          <h2 id="percentiles-title">Uptime and response time</h2>
+          <UptimeFigures summaries={check} />
+          <dl className="figures" aria-label="Response time over the last 24 hours">
+            {PERCENTILE_METRICS.map((metric) => <div key={metric}><dt>{percentileLabel(metric)} (24 h)</dt><dd>{formatDuration(summary.get(metric))}</dd></div>)}
           </dl>
-          <AnalyticsChart metrics={PERCENTILE_METRICS} buckets={check.analytics?.series[0]?.buckets ?? []} from={check.analytics?.from} to={check.analytics?.to} />
+          <ResponseTimeChart id={check.id} />
         </section>
       </div>
 

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../__generated__/gql.js';
+import { CertificateBadge } from './certificate-badge.js';
+import { CheckBulkActions } from './check-bulk-actions.js';
 import { CheckStatusBadge } from './check-status-badge.js';
 import { ErrorNotice } from '../shared/error-notice.js';
 import { Link } from '../shared/link.js';
@@ -12,6 +14,7 @@ import { formatRelativeTime } from '../shared/relative-time.js';
 import { Sparkline } from './sparkline.js';
 import { navigate, useRoute } from '../shared/use-route.js';
 import { useLiveRefresh } from '../shared/use-live-refresh.js';
+import { UptimeFigures } from './uptime-figures.js';
 
 /** Rows per page: a page of checks with their sparklines renders in well under the 1 s budget. */
 export const CHECKS_PER_PAGE = 50;
@@ -23,8 +26,11 @@ const ChecksQuery = graphql(`
       pageInfo { hasNextPage endCursor }
       nodes {
         id checkId name checkType activated muted tags
-        status { checkId health hasFailures isDegraded updatedAt }
+        status { checkId health hasFailures isDegraded sslDaysRemaining updatedAt }
         latestResults(count: 10) { id responseTime hasFailures startedAt }
+        uptime24h: analyticsSummary(metrics: ["availability"], quickRange: LAST_24_HOURS) { values { metric value } }
+        uptime7d: analyticsSummary(metrics: ["availability"], quickRange: LAST_7_DAYS) { values { metric value } }
+        uptime30d: analyticsSummary(metrics: ["availability"], quickRange: LAST_30_DAYS) { values { metric value } }
       }
     }
   }
@@ -53,6 +59,10 @@ export function CheckList() {
   const typed = { ...filter, text };
   const rows = (data?.checks.nodes ?? []).filter((check) => matchesCheckFilter({ ...check, health: check.status?.health }, typed));
   const ids = { text: useId(), tag: useId(), type: useId(), state: useId() };
+  // Selected checks (global ids) among the rows shown: a selection never acts on a row out of sight.
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const selected = rows.filter((check) => picked.has(check.id)).map((check) => check.id);
+  const toggle = (id: string, on: boolean) => setPicked((prev) => { const next = new Set(prev); if (on) next.add(id); else next.delete(id); return next; });
 
   return (
     <section aria-labelledby="checks-title">
@@ -91,22 +101,28 @@ export function CheckList() {
       {!data ? <p aria-busy="true">Loading checks…</p> : (
         <>
           <p className="muted" aria-live="polite">{summary(data.checks.totalCount ?? rows.length, rows.length, fetching)}</p>
+          <CheckBulkActions selected={selected} nameOf={(id) => rows.find((c) => c.id === id)?.name ?? id} onClear={() => setPicked(new Set())}
+            onDone={(_action, done) => { setPicked((prev) => new Set([...prev].filter((id) => !done.includes(id)))); refresh(); }} />
           <table className="checks-table">
             <thead>
-              <tr><th scope="col">Status</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Tags</th><th scope="col">Response times</th><th scope="col">Last change</th></tr>
+              <tr><th scope="col"><input type="checkbox" aria-label="Select all checks on this page" checked={rows.length > 0 && selected.length === rows.length}
+                onChange={(e) => setPicked(e.target.checked ? new Set(rows.map((c) => c.id)) : new Set())} /></th><th scope="col">Status</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Tags</th><th scope="col">Response times</th><th scope="col">Uptime 24 h · 7 d · 30 d</th><th scope="col">Last change</th></tr>
             </thead>
             <tbody>
               {rows.map((check) => (
                 <tr key={check.id} data-check-id={check.checkId} data-health={check.status?.health ?? 'NONE'}>
+                  <td><input type="checkbox" aria-label={`Select ${check.name}`} checked={picked.has(check.id)} onChange={(e) => toggle(check.id, e.target.checked)} /></td>
                   <td><CheckStatusBadge health={check.status?.health} /></td>
                   <td>
                     <Link to={`/checks/${encodeURIComponent(check.id)}`}>{check.name}</Link>
                     {!check.activated && <span className="pill">deactivated</span>}
                     {check.muted && <span className="pill">muted</span>}
+                    <CertificateBadge daysRemaining={check.status?.sslDaysRemaining} />
                   </td>
                   <td>{check.checkType}</td>
                   <td>{check.tags.map((tag) => <button key={tag} type="button" className="pill pill--button" aria-label={`Filter by tag ${tag}`} onClick={() => setFilter({ ...filter, tag })}>{tag}</button>)}</td>
                   <td><Sparkline label={`Response times of ${check.name}`} values={check.latestResults.map((r) => r.responseTime).reverse()} /></td>
+                  <td><UptimeFigures compact summaries={check} /></td>
                   <td>{formatRelativeTime(check.status?.updatedAt)}</td>
                 </tr>
               ))}

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useSubscription } from 'urql';
 import { graphql } from '../__generated__/gql.js';
+import { useOnReconnect } from '../shell/connection-context.js';
 
 /** Status changes: the CheckStatus they carry updates, through the normalized cache, every row showing it. */
 const StatusChanges = graphql(`
@@ -27,7 +28,8 @@ const ResultsCreated = graphql(`
 /**
  * Calls `refresh` (throttled to once per `intervalMs`) when a check of the account changes state or
  * gets a final result, so lists and counts follow the account live; statuses themselves update at
- * once through the cache.
+ * once through the cache. Also calls it once the live socket is back after a drop: events missed
+ * meanwhile are not replayed.
  */
 export function useLiveRefresh(refresh: () => void, intervalMs = 1000): void {
   const refreshRef = useRef(refresh);
@@ -46,6 +48,7 @@ export function useLiveRefresh(refresh: () => void, intervalMs = 1000): void {
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
   }, []);
+  useOnReconnect(schedule);
   useSubscription({ query: StatusChanges }, (_previous, event) => {
     schedule();
     return event;

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Provider } from 'urql';
 import { createConsoleClient } from './console-client.js';
+import { ConnectionContext } from './connection-context.js';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials.js';
 import { Shell } from './shell.js';
 import { SignIn } from './sign-in.js';
@@ -20,11 +21,13 @@ export function App() {
   }
   return (
     <Provider value={connection.client}>
-      <Shell onSignOut={() => {
-        connection.dispose();
-        clearCredentials(localStorage);
-        setCredentials(null);
-      }} />
+      <ConnectionContext.Provider value={connection.connection}>
+        <Shell onSignOut={() => {
+          connection.dispose();
+          clearCredentials(localStorage);
+          setCredentials(null);
+        }} />
+      </ConnectionContext.Provider>
     </Provider>
   );
 }

@@ -2,7 +2,12 @@ import { cacheExchange } from '@urql/exchange-graphcache';
 import { createClient as createWsClient } from 'graphql-ws';
 import { Client, fetchExchange, subscriptionExchange } from 'urql';
 import { schema } from '../__generated__/schema.js';
+import { createConnectionState, type ConnectionState } from './connection-state.js';
 import { authHeaders, connectionParams, type Credentials } from './credentials.js';
+import { reconnectDelay } from './reconnect-delay.js';
+
+/** The close code of a socket whose key the server refused (revoked or unknown). */
+const FORBIDDEN = 4403;
 
 /** ws(s)://<this host>/graphql: the subscriptions endpoint of the server serving the console. */
 function socketUrl(): string {
@@ -10,19 +15,38 @@ function socketUrl(): string {
   return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/graphql`;
 }
 
-/** A urql client and the socket behind its subscriptions; dispose() closes the socket (sign-out). */
+/** A urql client, the socket behind its subscriptions and that socket's state; dispose() closes the socket (sign-out). */
 export interface ConsoleClient {
   client: Client;
+  connection: ConnectionState;
   dispose(): void;
 }
 
 /**
  * The console's GraphQL client: a normalized cache that knows the schema (so Check interfaces and
  * unions resolve, and a CheckStatus a subscription delivers updates the rows showing it), queries
- * and mutations over HTTP POST, subscriptions over one graphql-ws socket.
+ * and mutations over HTTP POST, subscriptions over one graphql-ws socket. The socket stays open
+ * while signed in (so a dropped one shows on every screen) and, once dropped, is retried for ever
+ * with a capped back-off; `connection` tells the screens, which re-read their data once it is back.
  */
 export function createConsoleClient(credentials: Credentials): ConsoleClient {
-  const ws = createWsClient({ url: socketUrl(), connectionParams: connectionParams(credentials), lazy: true, retryAttempts: Infinity });
+  const connection = createConnectionState();
+  const ws = createWsClient({
+    url: socketUrl(),
+    connectionParams: connectionParams(credentials),
+    lazy: false,
+    retryAttempts: Infinity,
+    retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, reconnectDelay(retries))),
+    // Any drop is worth retrying (a restarting server closes with 1001 or refuses the connection,
+    // 1006) but a refused key (4403): that one will not be accepted on the next try either.
+    shouldRetry: (event) => (event as { code?: unknown } | null)?.code !== FORBIDDEN,
+    // Codes graphql-ws deems fatal and a refused key end here: retrying cannot help.
+    onNonLazyError: () => connection.onStopped(),
+    on: {
+      connected: () => connection.onConnected(),
+      closed: (event) => connection.onClosed((event as { code?: number } | undefined)?.code),
+    },
+  });
   const client = new Client({
     url: '/graphql',
     // POST only: a GET would need the CSRF-prevention header, and keys never belong in URLs.
@@ -50,5 +74,5 @@ export function createConsoleClient(credentials: Credentials): ConsoleClient {
       }),
     ],
   });
-  return { client, dispose: () => void ws.dispose() };
+  return { client, connection, dispose: () => void ws.dispose() };
 }

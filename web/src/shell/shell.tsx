@@ -1,6 +1,7 @@
 import { lazy, Suspense, useId } from 'react';
 import { CheckDetail } from '../checks/check-detail.js';
 import { CheckList } from '../checks/check-list.js';
+import { ConnectionBanner } from './connection-banner.js';
 import { Link } from '../shared/link.js';
 import { Overview } from '../overview/overview.js';
 import { useRoute } from '../shared/use-route.js';
@@ -29,6 +30,7 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
   return (
     <>
       <a className="skip-link" href="#content">Skip to content</a>
+      <ConnectionBanner />
       <header className="topbar">
         <Link to="/" className="topbar__brand">Lookout</Link>
         <nav aria-label="Main">
