@@ -17,7 +17,7 @@ describe('the check form of every type', () => {
   it('sends a TCP check\'s host and port, a typed non-number as null so the API names the field', () => {
     expect(checkInput({ ...base, checkType: 'TCP', hostname: ' db.example.test ', port: '5432' })).toEqual({
       name: 'Probe', activated: true, tags: ['db', 'prod'], description: undefined, group: undefined, frequency: 10, locations: ['eu-west-1'],
-      degradedResponseTime: undefined, maxResponseTime: undefined,
+      degradedResponseTime: undefined, maxResponseTime: undefined, retryStrategy: null, useGlobalAlertSettings: true,
       request: { hostname: 'db.example.test', port: 5432, data: undefined, ipFamily: 'IPv4', assertions: [] },
     });
     expect((checkInput({ ...base, checkType: 'TCP', port: 'abc' }).request as { port: unknown }).port).toBeNull();
