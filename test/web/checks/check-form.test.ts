@@ -68,8 +68,8 @@ describe('the check form of every type', () => {
       { field: 'groupId', code: 'BAD_USER_INPUT', message: 'no such group' },
       { field: 'heartbeat.period', code: 'BAD_USER_INPUT', message: 'not on a TCP check' },
     ], 'TCP')).toEqual({
-      byField: { 'request.port': ['must be at most 65535'], group: ['no such group'] },
-      general: ['heartbeat.period: not on a TCP check'],
+      byField: { 'request.port': ['Port must be at most 65535'], group: ['no such group'] },
+      general: ['Period: not on a TCP check'],
     });
   });
   it('sends an API check\'s headers, body and assertion rows, not the stored assertions it was opened with', () => {

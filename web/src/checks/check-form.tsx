@@ -60,24 +60,24 @@ graphql(`
 `);
 
 const Create = {
-  API: graphql(`mutation ConsoleCreateApiCheck($input: ApiCheckInput!) { createApiCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  URL: graphql(`mutation ConsoleCreateUrlCheck($input: UrlCheckInput!) { createUrlCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  TCP: graphql(`mutation ConsoleCreateTcpCheck($input: TcpCheckInput!) { createTcpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  DNS: graphql(`mutation ConsoleCreateDnsCheck($input: DnsCheckInput!) { createDnsCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  ICMP: graphql(`mutation ConsoleCreateIcmpCheck($input: IcmpCheckInput!) { createIcmpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  HEARTBEAT: graphql(`mutation ConsoleCreateHeartbeatCheck($input: HeartbeatCheckInput!) { createHeartbeatCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  BROWSER: graphql(`mutation ConsoleCreateBrowserCheck($input: BrowserCheckInput!) { createBrowserCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  MULTI_STEP: graphql(`mutation ConsoleCreateMultiStepCheck($input: MultiStepCheckInput!) { createMultiStepCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  API: graphql(`mutation ConsoleCreateApiCheck($input: ApiCheckInput!) { createApiCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  URL: graphql(`mutation ConsoleCreateUrlCheck($input: UrlCheckInput!) { createUrlCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  TCP: graphql(`mutation ConsoleCreateTcpCheck($input: TcpCheckInput!) { createTcpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  DNS: graphql(`mutation ConsoleCreateDnsCheck($input: DnsCheckInput!) { createDnsCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  ICMP: graphql(`mutation ConsoleCreateIcmpCheck($input: IcmpCheckInput!) { createIcmpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  HEARTBEAT: graphql(`mutation ConsoleCreateHeartbeatCheck($input: HeartbeatCheckInput!) { createHeartbeatCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  BROWSER: graphql(`mutation ConsoleCreateBrowserCheck($input: BrowserCheckInput!) { createBrowserCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  MULTI_STEP: graphql(`mutation ConsoleCreateMultiStepCheck($input: MultiStepCheckInput!) { createMultiStepCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
 };
 const Update = {
-  API: graphql(`mutation ConsoleUpdateApiCheck($id: ID!, $input: ApiCheckInput!) { updateApiCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  URL: graphql(`mutation ConsoleUpdateUrlCheck($id: ID!, $input: UrlCheckInput!) { updateUrlCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  TCP: graphql(`mutation ConsoleUpdateTcpCheck($id: ID!, $input: TcpCheckInput!) { updateTcpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  DNS: graphql(`mutation ConsoleUpdateDnsCheck($id: ID!, $input: DnsCheckInput!) { updateDnsCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  ICMP: graphql(`mutation ConsoleUpdateIcmpCheck($id: ID!, $input: IcmpCheckInput!) { updateIcmpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  HEARTBEAT: graphql(`mutation ConsoleUpdateHeartbeatCheck($id: ID!, $input: HeartbeatCheckInput!) { updateHeartbeatCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  BROWSER: graphql(`mutation ConsoleUpdateBrowserCheck($id: ID!, $input: BrowserCheckInput!) { updateBrowserCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  MULTI_STEP: graphql(`mutation ConsoleUpdateMultiStepCheck($id: ID!, $input: MultiStepCheckInput!) { updateMultiStepCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  API: graphql(`mutation ConsoleUpdateApiCheck($id: ID!, $input: ApiCheckInput!) { updateApiCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  URL: graphql(`mutation ConsoleUpdateUrlCheck($id: ID!, $input: UrlCheckInput!) { updateUrlCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  TCP: graphql(`mutation ConsoleUpdateTcpCheck($id: ID!, $input: TcpCheckInput!) { updateTcpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  DNS: graphql(`mutation ConsoleUpdateDnsCheck($id: ID!, $input: DnsCheckInput!) { updateDnsCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  ICMP: graphql(`mutation ConsoleUpdateIcmpCheck($id: ID!, $input: IcmpCheckInput!) { updateIcmpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  HEARTBEAT: graphql(`mutation ConsoleUpdateHeartbeatCheck($id: ID!, $input: HeartbeatCheckInput!) { updateHeartbeatCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  BROWSER: graphql(`mutation ConsoleUpdateBrowserCheck($id: ID!, $input: BrowserCheckInput!) { updateBrowserCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  MULTI_STEP: graphql(`mutation ConsoleUpdateMultiStepCheck($id: ID!, $input: MultiStepCheckInput!) { updateMultiStepCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
 };
 
 type Payload = { check?: { id: string; name: string } | null; userErrors: readonly UserErrorLike[] };

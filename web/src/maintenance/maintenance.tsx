@@ -36,7 +36,7 @@ const CreateWindow = graphql(`
   mutation ConsoleCreateMaintenanceWindow($input: MaintenanceWindowInput!) {
     createMaintenanceWindow(input: $input) {
       maintenanceWindow { id name startsAt endsAt timezone repeatUnit repeatInterval tags description pauseAllChecks silenceAllAlerts }
-      userErrors { field code message }
+      userErrors { field code message reason }
     }
   }
 `);
@@ -47,7 +47,7 @@ const UpdateWindow = graphql(`
         id name startsAt endsAt timezone repeatUnit repeatInterval tags description pauseAllChecks silenceAllAlerts
         maintenances { id startsAt endsAt status }
       }
-      userErrors { field code message }
+      userErrors { field code message reason }
     }
   }
 `);
@@ -56,12 +56,12 @@ const MoveMaintenance = graphql(`
   mutation ConsoleMoveMaintenance($id: ID!, $input: CreateMaintenanceUpdateInput!) {
     createMaintenanceUpdate(maintenanceId: $id, input: $input) {
       maintenanceUpdate { id status maintenance { id status startsAt endsAt } }
-      userErrors { field code message }
+      userErrors { field code message reason }
     }
   }
 `);
 const DeleteWindow = graphql(`
-  mutation ConsoleDeleteMaintenanceWindow($id: ID!) { deleteMaintenanceWindow(id: $id) { deletedId userErrors { field code message } } }
+  mutation ConsoleDeleteMaintenanceWindow($id: ID!) { deleteMaintenanceWindow(id: $id) { deletedId userErrors { field code message reason } } }
 `);
 
 const NO_ERRORS: FieldErrors = { byField: {}, general: [] };
