@@ -143,7 +143,9 @@ function WindowStateText({ state }: { state: WindowState }) {
 function WindowStateActions({ state }: { state: WindowState }) {
   const [moved, move] = useMutation(MoveMaintenance);
   const [message, setMessage] = useState<string | null>(null);
-  if (state.kind === 'ENDED') return <p><WindowStateText state={state} /> <span className="muted">No maintenance left to start: change the dates below to plan another.</span></p>;
+  // The message of an End now stays once the window has ended.
+  const said = message && <p role="status" className="muted">{message}</p>;
+  if (state.kind === 'ENDED') return <><p><WindowStateText state={state} /> <span className="muted">No maintenance left to start: change the dates below to plan another.</span></p>{said}</>;
   const starting = state.kind === 'SCHEDULED';
   const action = starting ? 'Start now' : 'End now';
 
@@ -161,7 +163,7 @@ function WindowStateActions({ state }: { state: WindowState }) {
     <div className="actions" role="group" aria-label="Maintenance state">
       <WindowStateText state={state} />
       <button type="button" className="button" disabled={moved.fetching} onClick={perform}>{moved.fetching ? `${action}…` : action}</button>
-      {message && <p role="status" className="muted">{message}</p>}
+      {said}
     </div>
   );
 }
