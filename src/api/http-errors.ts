@@ -36,7 +36,7 @@ export interface ErrorBody {
    * 400 only: the invalid keys (each once, at most `LOOKOUT_MAX_ERROR_ISSUES`), each key's own
    * message in `issues`, and how many more invalid keys there were in `omitted`.
    */
-  validation?: { source: string; keys: string[]; issues: { key: string; message: string }[]; omitted: number };
+  validation?: { source: string; keys: string[]; issues: { key: string; message: string; code: string }[]; omitted: number };
   attributes?: Record<string, unknown>;
 }
 
@@ -60,7 +60,9 @@ function validationBody(err: LookoutError, maxIssues: number): Partial<ErrorBody
   const message = summarised ? describeIssues(bounded.issues, maxIssues, omitted) : err.message;
   return {
     message,
-    validation: { source: err.source ?? 'payload', keys: bounded.issues.map((i) => i.key), issues: bounded.issues, omitted },
+    validation: {
+      source: err.source ?? 'payload', keys: bounded.issues.map((i) => i.key), issues: bounded.issues.map(({ key, message, code }) => ({ key, message, code: code ?? 'INVALID' })), omitted,
+    },
   };
 }
 

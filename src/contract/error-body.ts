@@ -1,3 +1,5 @@
+import { ISSUE_CODES } from '../domain/issue-code.js';
+
 /**
  * The body of every REST error (conventions.md): `{statusCode, error, message}`, plus `validation`
  * on 400 and `attributes` where the error carries facts of its own (429: limit, window, retryAfter).
@@ -20,7 +22,15 @@ export const ErrorBody = {
         keys: { type: 'array', items: { type: 'string' } },
         issues: {
           type: 'array',
-          items: { type: 'object', required: ['key', 'message'], properties: { key: { type: 'string' }, message: { type: 'string' } } },
+          items: {
+            type: 'object',
+            required: ['key', 'message'],
+            properties: {
+              key: { type: 'string' },
+              message: { type: 'string' },
+              code: { type: 'string', enum: [...ISSUE_CODES], description: 'What kind of problem: REQUIRED, WRONG_TYPE, TOO_SHORT, TOO_LONG, TOO_SMALL, TOO_LARGE, NOT_ALLOWED, BAD_FORMAT, TOO_FEW_ITEMS, TOO_MANY_ITEMS, DUPLICATE or INVALID (a rule between fields, an unknown reference)' },
+            },
+          },
         },
         omitted: { type: 'integer' },
       },

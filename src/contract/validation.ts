@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { IssueCode } from '../domain/issue-code.js';
 import { validationError, type InputSource, type Issue, type LookoutError } from '../domain/lookout-error.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -100,9 +101,21 @@ export function ajvIssues(errors: ErrorObject[]): Issue[] {
     const key = path.join('.') || '(root)';
     if (seen.has(key)) continue;
     seen.add(key);
-    issues.push({ key, message: describe(e) });
+    issues.push({ key, message: describe(e), code: issueCode(e) });
   }
   return issues;
+}
+
+/** Ajv's keyword as the stable issue code clients word themselves. */
+const CODE_OF_KEYWORD: Record<string, IssueCode> = {
+  required: 'REQUIRED', type: 'WRONG_TYPE', minLength: 'TOO_SHORT', maxLength: 'TOO_LONG',
+  minimum: 'TOO_SMALL', exclusiveMinimum: 'TOO_SMALL', maximum: 'TOO_LARGE', exclusiveMaximum: 'TOO_LARGE',
+  enum: 'NOT_ALLOWED', const: 'NOT_ALLOWED', format: 'BAD_FORMAT', pattern: 'BAD_FORMAT',
+  minItems: 'TOO_FEW_ITEMS', maxItems: 'TOO_MANY_ITEMS', uniqueItems: 'DUPLICATE',
+};
+
+function issueCode(e: ErrorObject): IssueCode {
+  return CODE_OF_KEYWORD[e.keyword] ?? 'INVALID';
 }
 
 function describe(e: ErrorObject): string {

@@ -1,3 +1,5 @@
+import type { IssueCode } from './issue-code.js';
+
 /** Stable error codes; mapped to HTTP statuses and GraphQL codes only at the edges. */
 export type ErrorCode =
   | 'VALIDATION'
@@ -19,10 +21,11 @@ export type ErrorCode =
 /** Where invalid input came from, in the words of conventions.md. */
 export type InputSource = 'payload' | 'query' | 'params' | 'headers';
 
-/** One bad field: its key (dotted path) and why. */
+/** One bad field: its key (dotted path), why, and what kind of problem it is (INVALID when not said). */
 export interface Issue {
   key: string;
   message: string;
+  code?: IssueCode;
 }
 
 /** An expected failure with a stable code; anything else is an internal error. */

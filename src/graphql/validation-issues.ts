@@ -4,6 +4,8 @@ import type { RestErrorBody } from './rest-types.js';
 export interface ValidationIssue {
   key: string;
   message: string;
+  /** The REST issue's stable code (REQUIRED, TOO_SHORT, …); absent from an older backend's answer. */
+  code?: string;
 }
 
 /** Invalid keys listed at most when the caller does not say (`LOOKOUT_MAX_ERROR_ISSUES`). */
@@ -45,6 +47,9 @@ function sentenceOf(message: string, key: string): string | null {
   return sentence || null;
 }
 
+/** What an issue code looks like: a short upper-case word, so a backend's odd value is never passed on. */
+const ISSUE_CODE = /^[A-Z][A-Z_]{0,39}$/;
+
 const isIssue = (value: unknown): value is ValidationIssue =>
   !!value && typeof (value as ValidationIssue).key === 'string' && typeof (value as ValidationIssue).message === 'string';
 
@@ -72,7 +77,11 @@ export function validationIssues(body: RestErrorBody | undefined, max: number = 
       return;
     }
     const text = listed ? listed[i]!.message : sentenceOf(message, key) ?? 'is invalid';
-    issues.push({ key: truncate(key, MAX_ISSUE_MESSAGE_CHARS), message: truncate(text, MAX_ISSUE_MESSAGE_CHARS) });
+    const code = listed ? listed[i]!.code : undefined;
+    issues.push({
+      key: truncate(key, MAX_ISSUE_MESSAGE_CHARS), message: truncate(text, MAX_ISSUE_MESSAGE_CHARS),
+      ...(typeof code === 'string' && ISSUE_CODE.test(code) ? { code } : {}),
+    });
   });
   const more = Number(validation.omitted);
   if (Number.isSafeInteger(more) && more > 0) omitted += more;

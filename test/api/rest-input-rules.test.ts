@@ -109,7 +109,7 @@ describe.each(BACKENDS)('the shared input rules of the REST API ($name)', (backe
       const before = await count('checks');
       const res = await s.a.request('POST', '/v1/checks/api', { name: 'Too much', request: { method: 'GET', url: 'https://example.test' }, ...extra });
       expectBoundedValidation(res, 'payload');
-      expect(res.body.validation.issues).toEqual([{ key, message }]);
+      expect(res.body.validation.issues).toEqual([{ key, message, code: 'TOO_MANY_ITEMS' }]);
       expect(res.body.validation.omitted).toBe(0);
       expect(await count('checks')).toBe(before);
     });

@@ -68,6 +68,18 @@ describe.each(BACKENDS)('GraphQL check mutations on $name', (backend) => {
   });
 
   it.each([
+    ['a missing name', { request: { url: 'https://example.test' } }, 'name', 'REQUIRED'],
+    ['an empty name', { name: '', request: { url: 'https://example.test' } }, 'name', 'TOO_SHORT'],
+    ['a port out of range', { name: 'x', request: { url: 'https://example.test' }, maxResponseTime: -1 }, 'maxResponseTime', 'TOO_SMALL'],
+    ['a frequency the API does not offer', { name: 'x', frequency: 7, request: { url: 'https://example.test' } }, 'frequency', 'INVALID'],
+  ])('gives %s a userError whose reason is the REST issue\'s stable code', async (_name, input, field, reason) => {
+    const res = await gql(s.a, 'mutation($input: ApiCheckInput!) { r: createApiCheck(input: $input) { userErrors { field code reason } } }', { input });
+    expect(res.data.r.userErrors).toContainEqual({ field, code: 'BAD_USER_INPUT', reason });
+    const rest = await s.a.request('POST', '/v1/checks/api', input);
+    expect(rest.body.validation.issues).toContainEqual(expect.objectContaining({ key: field, code: reason }));
+  });
+
+  it.each([
     ['a string for an integer', { name: 'x', frequency: 'ten', request: { url: 'https://example.test' } }],
     ['an unknown enum value', { name: 'x', request: { url: 'https://example.test', method: 'BREW' } }],
     ['an unknown input field', { name: 'x', nope: 1, request: { url: 'https://example.test' } }],

@@ -36,7 +36,7 @@ describe('the alert channel form', () => {
 
   it('puts config errors on the config fields', () => {
     expect(fieldErrors([{ field: 'config.address', code: 'BAD_USER_INPUT', message: 'must be an email address' }], CHANNEL_FORM_FIELDS.EMAIL).byField)
-      .toEqual({ 'config.address': ['must be an email address'] });
+      .toEqual({ 'config.address': ['Address must be an email address'] });
   });
 });
 

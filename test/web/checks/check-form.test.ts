@@ -17,7 +17,7 @@ describe('the check form of every type', () => {
   it('sends a TCP check\'s host and port, a typed non-number as null so the API names the field', () => {
     expect(checkInput({ ...base, checkType: 'TCP', hostname: ' db.example.test ', port: '5432' })).toEqual({
       name: 'Probe', activated: true, tags: ['db', 'prod'], description: undefined, group: undefined, frequency: 10, locations: ['eu-west-1'],
-      degradedResponseTime: undefined, maxResponseTime: undefined,
+      degradedResponseTime: undefined, maxResponseTime: undefined, retryStrategy: null, useGlobalAlertSettings: true,
       request: { hostname: 'db.example.test', port: 5432, data: undefined, ipFamily: 'IPv4', assertions: [] },
     });
     expect((checkInput({ ...base, checkType: 'TCP', port: 'abc' }).request as { port: unknown }).port).toBeNull();
@@ -68,8 +68,8 @@ describe('the check form of every type', () => {
       { field: 'groupId', code: 'BAD_USER_INPUT', message: 'no such group' },
       { field: 'heartbeat.period', code: 'BAD_USER_INPUT', message: 'not on a TCP check' },
     ], 'TCP')).toEqual({
-      byField: { 'request.port': ['must be at most 65535'], group: ['no such group'] },
-      general: ['heartbeat.period: not on a TCP check'],
+      byField: { 'request.port': ['Port must be at most 65535'], group: ['no such group'] },
+      general: ['Period: not on a TCP check'],
     });
   });
   it('sends an API check\'s headers, body and assertion rows, not the stored assertions it was opened with', () => {

@@ -12,8 +12,13 @@ describe('the maintenance window form', () => {
   it('sends a one-off window with repeatUnit null and tags parsed', () => {
     expect(maintenanceInput({ ...EMPTY_MAINTENANCE_FORM, name: ' DB upgrade ', startsAt: '2026-12-01T02:00', endsAt: '2026-12-01T03:00', tags: 'db, prod' })).toEqual({
       name: 'DB upgrade', startsAt: '2026-12-01T02:00:00.000Z', endsAt: '2026-12-01T03:00:00.000Z', timezone: 'UTC',
-      repeatUnit: null, repeatInterval: null, tags: ['db', 'prod'], description: null, pauseAllChecks: false, silenceAllAlerts: true,
+      repeatUnit: null, repeatInterval: null, tags: ['db', 'prod'], description: null, pauseAllChecks: false, silenceAllAlerts: false,
     });
+  });
+
+  it('does not silence every alert unless asked: a new window affects only the checks its tags name', () => {
+    expect(EMPTY_MAINTENANCE_FORM.silenceAllAlerts).toBe(false);
+    expect(EMPTY_MAINTENANCE_FORM.pauseAllChecks).toBe(false);
   });
 
   it('sends a series with its interval; a non-number as null for the API to name', () => {

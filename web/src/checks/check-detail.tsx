@@ -15,6 +15,9 @@ import { ResponseTimeChart } from './response-time-chart.js';
 import { ResultDetail } from './result-detail.js';
 import { UptimeFigures } from './uptime-figures.js';
 import { useLiveRefresh } from '../shared/use-live-refresh.js';
+import { checkMaintenance } from '../maintenance/check-maintenance.js';
+import { MaintenanceBadge } from '../maintenance/maintenance-badge.js';
+import { useCoveringWindows } from '../maintenance/use-covering-windows.js';
 
 /** Percentiles the detail charts and summarizes. */
 export const PERCENTILE_METRICS = ['responseTime_p50', 'responseTime_p95', 'responseTime_p99'];
@@ -72,6 +75,7 @@ export function CheckDetail({ id }: { id: string }) {
   const [, remove] = useMutation(DeleteCheck);
   const [message, setMessage] = useState<string | null>(null);
   const [openResult, setOpenResult] = useState<string | null>(null);
+  const windows = useCoveringWindows();
 
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading the check…</p>;
@@ -93,6 +97,7 @@ export function CheckDetail({ id }: { id: string }) {
             : 'heartbeat' in check && check.heartbeat ? check.heartbeat.pingUrl ?? null : null;
   const summary = new Map((check.analyticsSummary?.values ?? []).map((v) => [v.metric, v.value]));
   const selected = openResult ?? check.results.nodes[0]?.id ?? null;
+  const maintenance = checkMaintenance(windows, check.tags);
 
   return (
     <section aria-labelledby="check-title">
@@ -118,6 +123,7 @@ export function CheckDetail({ id }: { id: string }) {
           : act('Activate', () => activate({ id: check.id }), (d) => d?.activateCheck?.userErrors))}>{check.activated ? 'Deactivate' : 'Activate'}</button>
         {isFormCheckType(check.checkType) && <Link to={`/checks/${encodeURIComponent(check.id)}/edit`} className="button">Edit</Link>}
       </DeleteActions>
+      {maintenance && <p><MaintenanceBadge maintenance={maintenance} /></p>}
       {message && <p role="status" className="muted">{message}</p>}
       {check.status?.idle && <p className="form-error" role="alert">{check.status.idle.message}</p>}
 

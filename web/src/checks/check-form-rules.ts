@@ -1,6 +1,9 @@
 import { apiRequestFormValues, apiRequestInput, parseTags, sentRowIndexes, type AssertionLike, type KeyValueRow, type StoredApiRequest } from './api-check-form.js';
 import { NEW_API_ASSERTION, type AssertionRow } from './assertion-rows.js';
 import { fieldErrors, type FieldErrors, type UserErrorLike } from '../shared/user-errors.js';
+import {
+  ALERTING_FIELDS, alertingFormValues, checkAlertingInput, EMPTY_ALERTING, frequencyInput, frequencyValue, type CheckAlertingValues, type StoredAlerting,
+} from './check-alerting-form.js';
 
 /** The check types the console creates and edits (Playwright and agentic checks are deployed from code). */
 export const FORM_CHECK_TYPES = ['API', 'URL', 'TCP', 'DNS', 'ICMP', 'HEARTBEAT', 'BROWSER', 'MULTI_STEP'] as const;
@@ -26,6 +29,7 @@ export interface CheckFormValues {
   checkType: FormCheckType;
   name: string;
   activated: boolean;
+  /** The frequency select's value: minutes (`10`), or seconds of a sub-minute check (`s10`). */
   frequency: string;
   locations: string[];
   tags: string;
@@ -61,6 +65,8 @@ export interface CheckFormValues {
   graceUnit: string;
   // Browser and multi-step
   script: string;
+  /** Retries, alert settings and channel subscriptions (check-alerting-form.ts). */
+  alerting: CheckAlertingValues;
 }
 
 export const EMPTY_CHECK_FORM: CheckFormValues = {
@@ -70,9 +76,10 @@ export const EMPTY_CHECK_FORM: CheckFormValues = {
   hostname: '', port: '', data: '', ipFamily: 'IPv4', query: '', recordType: 'A', nameServer: '', protocol: 'UDP', pingCount: '',
   period: '1', periodUnit: 'hours', grace: '5', graceUnit: 'minutes',
   script: '',
+  alerting: EMPTY_ALERTING,
 };
 
-const COMMON_FIELDS = ['name', 'activated', 'frequency', 'locations', 'tags', 'description', 'group'] as const;
+const COMMON_FIELDS = ['name', 'activated', 'frequency', 'locations', 'tags', 'description', 'group', ...ALERTING_FIELDS] as const;
 const RESPONSE_TIMES = ['degradedResponseTime', 'maxResponseTime'] as const;
 
 /** The fields each type's form shows, by the REST paths userErrors name (`request.port`), so each error lands on its field. */
@@ -84,7 +91,7 @@ export const CHECK_FORM_FIELDS: Record<FormCheckType, readonly string[]> = {
   TCP: [...COMMON_FIELDS, ...RESPONSE_TIMES, 'request.hostname', 'request.port', 'request.data', 'request.ipFamily', 'request.assertions'],
   DNS: [...COMMON_FIELDS, ...RESPONSE_TIMES, 'request.query', 'request.recordType', 'request.nameServer', 'request.port', 'request.protocol', 'request.assertions'],
   ICMP: [...COMMON_FIELDS, ...RESPONSE_TIMES, 'request.hostname', 'request.ipFamily', 'request.pingCount', 'request.assertions'],
-  HEARTBEAT: ['name', 'activated', 'tags', 'description', 'group', 'heartbeat.period', 'heartbeat.periodUnit', 'heartbeat.grace', 'heartbeat.graceUnit'],
+  HEARTBEAT: ['name', 'activated', 'tags', 'description', 'group', ...ALERTING_FIELDS.filter((f) => !f.startsWith('retryStrategy')), 'heartbeat.period', 'heartbeat.periodUnit', 'heartbeat.grace', 'heartbeat.graceUnit'],
   BROWSER: [...COMMON_FIELDS, 'script'],
   MULTI_STEP: [...COMMON_FIELDS, 'script'],
 };
@@ -125,8 +132,10 @@ export function mutationName(kind: 'create' | 'update', type: FormCheckType): st
  * apply. `editing` sends a cleared group as null (which removes the check from its group). An API
  * check's assertions are the form's rows; other types keep their `existingAssertions` as they are.
  */
-export function checkInput(values: CheckFormValues, options: { editing?: boolean; existingAssertions?: readonly AssertionLike[] } = {}): Record<string, unknown> {
-  const { editing = false, existingAssertions = [] } = options;
+export function checkInput(
+  values: CheckFormValues, options: { editing?: boolean; existingAssertions?: readonly AssertionLike[]; storedFrequency?: number } = {},
+): Record<string, unknown> {
+  const { editing = false, existingAssertions = [], storedFrequency } = options;
   const group = values.group ? values.group : editing ? null : undefined;
   const common = {
     name: values.name.trim(),
@@ -134,8 +143,9 @@ export function checkInput(values: CheckFormValues, options: { editing?: boolean
     tags: parseTags(values.tags),
     description: editing ? values.description.trim() || null : optionalText(values.description),
     group,
+    ...checkAlertingInput(values.alerting, { retries: values.checkType !== 'HEARTBEAT' }),
   };
-  const scheduled = { ...common, frequency: intField(values.frequency), locations: values.locations };
+  const scheduled = { ...common, ...frequencyInput(values.frequency, storedFrequency), locations: values.locations };
   const times = { degradedResponseTime: intField(values.degradedResponseTime), maxResponseTime: intField(values.maxResponseTime) };
   const assertions = assertionInputs(existingAssertions);
   switch (values.checkType) {
@@ -161,11 +171,12 @@ export function checkInput(values: CheckFormValues, options: { editing?: boolean
 }
 
 /** A stored check as the form query reads it (each type's request under its own alias). */
-export interface StoredCheck {
+export interface StoredCheck extends StoredAlerting {
   checkType: string;
   name: string;
   activated: boolean;
   frequency: number;
+  frequencyOffset?: number | null;
   locations: readonly string[];
   tags: readonly string[];
   description?: string | null;
@@ -188,10 +199,11 @@ export function checkFormValues(check: StoredCheck): CheckFormValues | null {
   if (!isFormCheckType(check.checkType)) return null;
   const values: CheckFormValues = {
     ...EMPTY_CHECK_FORM,
-    checkType: check.checkType, name: check.name, activated: check.activated, frequency: String(check.frequency), locations: [...check.locations],
+    checkType: check.checkType, name: check.name, activated: check.activated, frequency: frequencyValue(check.frequency, check.frequencyOffset), locations: [...check.locations],
     tags: check.tags.join(', '), description: check.description ?? '', group: check.group?.id ?? '',
     degradedResponseTime: text(check.degradedResponseTime), maxResponseTime: text(check.maxResponseTime),
     assertions: [],
+    alerting: alertingFormValues(check),
   };
   if (check.apiRequest) Object.assign(values, apiRequestFormValues(check.apiRequest));
   if (check.urlRequest) Object.assign(values, { url: check.urlRequest.url, followRedirects: check.urlRequest.followRedirects, skipSSL: check.urlRequest.skipSSL });
@@ -243,7 +255,9 @@ function rowPath(path: string, values: CheckFormValues): string {
  * the group field). With the form's values, an API check's row errors show on their row's control.
  */
 export function checkFormErrors(errors: readonly UserErrorLike[], type: FormCheckType, values?: CheckFormValues): FieldErrors {
-  const renamed = errors.map((e) => (e.field === 'groupId' || e.field?.startsWith('groupId.') ? { ...e, field: `group${e.field.slice('groupId'.length)}` } : e));
+  const renamed = errors.map((e) => (e.field === 'groupId' || e.field?.startsWith('groupId.') ? { ...e, field: `group${e.field.slice('groupId'.length)}` } : e))
+    // The frequency select sets frequencyOffset too: its problems show on the select.
+    .map((e) => (e.field === 'frequencyOffset' ? { ...e, field: 'frequency' } : e));
   if (type !== 'API' || !values) return fieldErrors(renamed, CHECK_FORM_FIELDS[type]);
   const rowed = renamed.map((e) => (e.field ? { ...e, field: rowPath(e.field, values) } : e));
   return fieldErrors(rowed, checkFormFields({ ...values, checkType: type }));

@@ -12,12 +12,28 @@ import {
   IP_FAMILIES, isFormCheckType, storedAssertions, TIME_UNITS, type CheckFormValues, type FormCheckType, type StoredCheck,
 } from './check-form-rules.js';
 import { type FieldErrors, type UserErrorLike } from '../shared/user-errors.js';
+import { channelSummary } from '../alert-channels/alert-channel-form.js';
+import { CheckAlertingFields, type OfferedChannel } from './check-alerting-fields.js';
+import { frequencyOptions } from './check-alerting-form.js';
 import { navigate, useRoute } from '../shared/use-route.js';
 
 const CheckFormQuery = graphql(`
   query ConsoleCheckForm($id: ID!, $editing: Boolean!) {
     locations { region name }
     checkGroups(first: 100) { nodes { id name } }
+    alertChannels(first: 100) {
+      nodes {
+        id alertChannelId type
+        ... on EmailAlertChannel { emailConfig: config { address } }
+        ... on WebhookAlertChannel { webhookConfig: config { name } }
+        ... on SlackAlertChannel { slackConfig: config { channel } }
+        ... on SlackAppAlertChannel { slackAppConfig: config { channel } }
+        ... on SmsAlertChannel { smsConfig: config { name number } }
+        ... on CallAlertChannel { callConfig: config { name number } }
+        ... on PagerdutyAlertChannel { pagerdutyConfig: config { serviceName } }
+        ... on OpsgenieAlertChannel { opsgenieConfig: config { name } }
+      }
+    }
     check(id: $id) @include(if: $editing) { ...ConsoleSavedCheck }
   }
 `);
@@ -28,6 +44,10 @@ graphql(`
   fragment ConsoleSavedCheck on Check {
     id name activated muted frequency frequencyOffset locations privateLocations tags checkType description updatedAt
     group { id name }
+    useGlobalAlertSettings
+    retryStrategy { type baseBackoffSeconds maxRetries maxDurationSeconds sameRegion }
+    alertSettings { escalationType runBasedEscalation { failedRunThreshold } timeBasedEscalation { minutesFailingThreshold } reminders { amount interval } }
+    alertChannelSubscriptions { alertChannelId activated }
     ... on ApiCheck { degradedResponseTime maxResponseTime apiRequest: request { method url bodyType body headers { key value locked } queryParameters { key value locked } assertions { source property comparison target regex } } }
     ... on UrlCheck { degradedResponseTime maxResponseTime urlRequest: request { url followRedirects skipSSL assertions { source property comparison target regex } } }
     ... on TcpCheck { degradedResponseTime maxResponseTime tcpRequest: request { hostname port data ipFamily assertions { source property comparison target regex } } }
@@ -40,24 +60,24 @@ graphql(`
 `);
 
 const Create = {
-  API: graphql(`mutation ConsoleCreateApiCheck($input: ApiCheckInput!) { createApiCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  URL: graphql(`mutation ConsoleCreateUrlCheck($input: UrlCheckInput!) { createUrlCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  TCP: graphql(`mutation ConsoleCreateTcpCheck($input: TcpCheckInput!) { createTcpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  DNS: graphql(`mutation ConsoleCreateDnsCheck($input: DnsCheckInput!) { createDnsCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  ICMP: graphql(`mutation ConsoleCreateIcmpCheck($input: IcmpCheckInput!) { createIcmpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  HEARTBEAT: graphql(`mutation ConsoleCreateHeartbeatCheck($input: HeartbeatCheckInput!) { createHeartbeatCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  BROWSER: graphql(`mutation ConsoleCreateBrowserCheck($input: BrowserCheckInput!) { createBrowserCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  MULTI_STEP: graphql(`mutation ConsoleCreateMultiStepCheck($input: MultiStepCheckInput!) { createMultiStepCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  API: graphql(`mutation ConsoleCreateApiCheck($input: ApiCheckInput!) { createApiCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  URL: graphql(`mutation ConsoleCreateUrlCheck($input: UrlCheckInput!) { createUrlCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  TCP: graphql(`mutation ConsoleCreateTcpCheck($input: TcpCheckInput!) { createTcpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  DNS: graphql(`mutation ConsoleCreateDnsCheck($input: DnsCheckInput!) { createDnsCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  ICMP: graphql(`mutation ConsoleCreateIcmpCheck($input: IcmpCheckInput!) { createIcmpCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  HEARTBEAT: graphql(`mutation ConsoleCreateHeartbeatCheck($input: HeartbeatCheckInput!) { createHeartbeatCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  BROWSER: graphql(`mutation ConsoleCreateBrowserCheck($input: BrowserCheckInput!) { createBrowserCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  MULTI_STEP: graphql(`mutation ConsoleCreateMultiStepCheck($input: MultiStepCheckInput!) { createMultiStepCheck(input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
 };
 const Update = {
-  API: graphql(`mutation ConsoleUpdateApiCheck($id: ID!, $input: ApiCheckInput!) { updateApiCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  URL: graphql(`mutation ConsoleUpdateUrlCheck($id: ID!, $input: UrlCheckInput!) { updateUrlCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  TCP: graphql(`mutation ConsoleUpdateTcpCheck($id: ID!, $input: TcpCheckInput!) { updateTcpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  DNS: graphql(`mutation ConsoleUpdateDnsCheck($id: ID!, $input: DnsCheckInput!) { updateDnsCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  ICMP: graphql(`mutation ConsoleUpdateIcmpCheck($id: ID!, $input: IcmpCheckInput!) { updateIcmpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  HEARTBEAT: graphql(`mutation ConsoleUpdateHeartbeatCheck($id: ID!, $input: HeartbeatCheckInput!) { updateHeartbeatCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  BROWSER: graphql(`mutation ConsoleUpdateBrowserCheck($id: ID!, $input: BrowserCheckInput!) { updateBrowserCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
-  MULTI_STEP: graphql(`mutation ConsoleUpdateMultiStepCheck($id: ID!, $input: MultiStepCheckInput!) { updateMultiStepCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message } } }`),
+  API: graphql(`mutation ConsoleUpdateApiCheck($id: ID!, $input: ApiCheckInput!) { updateApiCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  URL: graphql(`mutation ConsoleUpdateUrlCheck($id: ID!, $input: UrlCheckInput!) { updateUrlCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  TCP: graphql(`mutation ConsoleUpdateTcpCheck($id: ID!, $input: TcpCheckInput!) { updateTcpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  DNS: graphql(`mutation ConsoleUpdateDnsCheck($id: ID!, $input: DnsCheckInput!) { updateDnsCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  ICMP: graphql(`mutation ConsoleUpdateIcmpCheck($id: ID!, $input: IcmpCheckInput!) { updateIcmpCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  HEARTBEAT: graphql(`mutation ConsoleUpdateHeartbeatCheck($id: ID!, $input: HeartbeatCheckInput!) { updateHeartbeatCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  BROWSER: graphql(`mutation ConsoleUpdateBrowserCheck($id: ID!, $input: BrowserCheckInput!) { updateBrowserCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
+  MULTI_STEP: graphql(`mutation ConsoleUpdateMultiStepCheck($id: ID!, $input: MultiStepCheckInput!) { updateMultiStepCheck(id: $id, input: $input) { check { ...ConsoleSavedCheck } userErrors { field code message reason } } }`),
 };
 
 type Payload = { check?: { id: string; name: string } | null; userErrors: readonly UserErrorLike[] };
@@ -113,7 +133,7 @@ export function CheckForm({ id }: { id?: string }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const input = checkInput(values, { editing, existingAssertions });
+    const input = checkInput(values, { editing, existingAssertions, storedFrequency: loadedCheck?.frequency });
     setBusy(true);
     const mutation = (editing ? Update[type] : Create[type]) as TypedDocumentNode<Record<string, Payload>, AnyVariables>;
     const result = await client.mutation(mutation, editing ? { id, input } : { input }).toPromise();
@@ -270,8 +290,8 @@ export function CheckForm({ id }: { id?: string }) {
 
         {scheduled && (
           <div className="field-row">
-            <Field label="Frequency (minutes)" field="frequency" errors={errors}>
-              {(props) => <input {...props} type="number" min={0} {...text('frequency')} />}
+            <Field label="Frequency" field="frequency" errors={errors}>
+              {(props) => <select {...props} {...text('frequency')}>{frequencyOptions(type, values.frequency).map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}</select>}
             </Field>
             {timed && (
               <>
@@ -298,6 +318,7 @@ export function CheckForm({ id }: { id?: string }) {
           {(props) => <textarea {...props} rows={2} {...text('description')} />}
         </Field>
         {scheduled && <LocationsField locations={data.locations} selected={values.locations} errors={errors.byField.locations} onChange={(locations) => set('locations', locations)} />}
+        <CheckAlertingFields values={values.alerting} errors={errors} channels={offeredChannels(data.alertChannels.nodes)} retries={scheduled} onChange={(alerting) => set('alerting', alerting)} />
         <label className="checkbox"><input type="checkbox" checked={values.activated} onChange={(e) => set('activated', e.target.checked)} /> {scheduled ? 'Run on schedule (activated)' : 'Activated'}</label>
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Saving…' : editing ? 'Save check' : 'Create check'}</button>
@@ -305,6 +326,16 @@ export function CheckForm({ id }: { id?: string }) {
       </form>
     </section>
   );
+}
+
+type ChannelNode = Record<string, unknown> & { id: string; alertChannelId: number; type: string };
+
+/** The account's channels as the form offers them, each with what it reaches (never a secret: the query asks for none). */
+function offeredChannels(nodes: readonly ChannelNode[]): OfferedChannel[] {
+  return nodes.map((node) => {
+    const config = Object.entries(node).find(([key, value]) => key.endsWith('Config') && value && typeof value === 'object')?.[1] as Record<string, unknown> | undefined;
+    return { id: node.id, alertChannelId: node.alertChannelId, type: node.type, reaches: config ? channelSummary({ type: node.type, config }) : '' };
+  });
 }
 
 interface FieldProps {

@@ -19,7 +19,7 @@ export interface MaintenanceFormValues {
 export const MAINTENANCE_FORM_FIELDS = ['name', 'startsAt', 'endsAt', 'timezone', 'repeatUnit', 'repeatInterval', 'repeatEndsAt', 'tags', 'description', 'pauseAllChecks', 'silenceAllAlerts', 'silenceAlertsTags', 'statusPageVisibility'] as const;
 
 export const EMPTY_MAINTENANCE_FORM: MaintenanceFormValues = {
-  name: '', startsAt: '', endsAt: '', timezone: 'UTC', repeatUnit: '', repeatInterval: '1', tags: '', description: '', pauseAllChecks: false, silenceAllAlerts: true,
+  name: '', startsAt: '', endsAt: '', timezone: 'UTC', repeatUnit: '', repeatInterval: '1', tags: '', description: '', pauseAllChecks: false, silenceAllAlerts: false,
 };
 
 /** A `datetime-local` value read as UTC, as an ISO instant; blank or unreadable: null (for the API to name). */

@@ -11,11 +11,15 @@ import {
 } from './maintenance-form.js';
 import { fieldErrors, type FieldErrors } from '../shared/user-errors.js';
 import { navigate } from '../shared/use-route.js';
+import { describeWindowState, utcMinute, windowState, type WindowState } from './window-state.js';
 
 const WindowsQuery = graphql(`
   query ConsoleMaintenanceWindows {
     maintenanceWindows(first: 100) {
-      nodes { id name startsAt endsAt timezone repeatUnit repeatInterval tags description pauseAllChecks silenceAllAlerts }
+      nodes {
+        id name startsAt endsAt timezone repeatUnit repeatInterval tags description pauseAllChecks silenceAllAlerts
+        upcomingMaintenances(first: 3) { id status startsAt endsAt }
+      }
     }
   }
 `);
@@ -24,6 +28,7 @@ const WindowQuery = graphql(`
     maintenanceWindow(id: $id) {
       id name startsAt endsAt timezone repeatUnit repeatInterval tags description pauseAllChecks silenceAllAlerts
       maintenances { id startsAt endsAt status }
+      upcomingMaintenances(first: 3) { id status startsAt endsAt }
     }
   }
 `);
@@ -31,7 +36,7 @@ const CreateWindow = graphql(`
   mutation ConsoleCreateMaintenanceWindow($input: MaintenanceWindowInput!) {
     createMaintenanceWindow(input: $input) {
       maintenanceWindow { id name startsAt endsAt timezone repeatUnit repeatInterval tags description pauseAllChecks silenceAllAlerts }
-      userErrors { field code message }
+      userErrors { field code message reason }
     }
   }
 `);
@@ -42,16 +47,25 @@ const UpdateWindow = graphql(`
         id name startsAt endsAt timezone repeatUnit repeatInterval tags description pauseAllChecks silenceAllAlerts
         maintenances { id startsAt endsAt status }
       }
-      userErrors { field code message }
+      userErrors { field code message reason }
+    }
+  }
+`);
+// Starting or ending now is a status update of the maintenance (REST moves its start or end to now).
+const MoveMaintenance = graphql(`
+  mutation ConsoleMoveMaintenance($id: ID!, $input: CreateMaintenanceUpdateInput!) {
+    createMaintenanceUpdate(maintenanceId: $id, input: $input) {
+      maintenanceUpdate { id status maintenance { id status startsAt endsAt } }
+      userErrors { field code message reason }
     }
   }
 `);
 const DeleteWindow = graphql(`
-  mutation ConsoleDeleteMaintenanceWindow($id: ID!) { deleteMaintenanceWindow(id: $id) { deletedId userErrors { field code message } } }
+  mutation ConsoleDeleteMaintenanceWindow($id: ID!) { deleteMaintenanceWindow(id: $id) { deletedId userErrors { field code message reason } } }
 `);
 
 const NO_ERRORS: FieldErrors = { byField: {}, general: [] };
-const when = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const when = utcMinute;
 
 /** The account's maintenance windows: listed, and a form to add one. */
 export function MaintenanceWindows() {
@@ -63,11 +77,12 @@ export function MaintenanceWindows() {
       <h1 id="maintenance-title">Maintenance windows</h1>
       {data.maintenanceWindows.nodes.length === 0 ? <p className="muted">No maintenance windows yet. A window silences alerts (or pauses checks) while you work on your systems.</p> : (
         <table className="card" aria-label="Maintenance windows">
-          <thead><tr><th scope="col">Name</th><th scope="col">Starts</th><th scope="col">Ends</th><th scope="col">Repeats</th><th scope="col">Effect</th></tr></thead>
+          <thead><tr><th scope="col">Name</th><th scope="col">State</th><th scope="col">Starts</th><th scope="col">Ends</th><th scope="col">Repeats</th><th scope="col">Effect</th></tr></thead>
           <tbody>
             {data.maintenanceWindows.nodes.map((w) => (
               <tr key={w.id} data-maintenance-window-id={w.id}>
                 <td><Link to={`/maintenance/${encodeURIComponent(w.id)}`}>{w.name}</Link></td>
+                <td><WindowStateText state={windowState(w.upcomingMaintenances)} /></td>
                 <td>{when(w.startsAt)}</td>
                 <td>{when(w.endsAt)}</td>
                 <td>{describeRepeat(w)}</td>
@@ -103,6 +118,7 @@ export function MaintenanceWindowDetail({ id }: { id: string }) {
       <p><Link to="/maintenance">← Maintenance windows</Link></p>
       <h1 id="window-title">{window.name}</h1>
       <DeleteActions label="Maintenance window actions" noun="maintenance window" question={<>Delete {window.name} with all its maintenances?</>} remove={remove} />
+      <WindowStateActions state={windowState(window.upcomingMaintenances)} />
       <div className="grid-2">
         <MaintenanceForm window={window} />
         <section className="card" aria-labelledby="maintenances-title">
@@ -115,6 +131,40 @@ export function MaintenanceWindowDetail({ id }: { id: string }) {
         </section>
       </div>
     </section>
+  );
+}
+
+/** A window's state as a labelled pill the list and page share. */
+function WindowStateText({ state }: { state: WindowState }) {
+  return <span className={`pill pill--maintenance${state.kind === 'IN_PROGRESS' ? ' pill--maintenance-active' : ''}`} data-window-state={state.kind}>{describeWindowState(state)}</span>;
+}
+
+/** The window's state, with "Start now" for its next maintenance or "End now" for the one going on. */
+function WindowStateActions({ state }: { state: WindowState }) {
+  const [moved, move] = useMutation(MoveMaintenance);
+  const [message, setMessage] = useState<string | null>(null);
+  // The message of an End now stays once the window has ended.
+  const said = message && <p role="status" className="muted">{message}</p>;
+  if (state.kind === 'ENDED') return <><p><WindowStateText state={state} /> <span className="muted">No maintenance left to start: change the dates below to plan another.</span></p>{said}</>;
+  const starting = state.kind === 'SCHEDULED';
+  const action = starting ? 'Start now' : 'End now';
+
+  async function perform() {
+    setMessage(null);
+    const input = starting
+      ? { status: 'IN_PROGRESS' as const, description: 'Started from the console.' }
+      : { status: 'COMPLETED' as const, description: 'Ended from the console.' };
+    const result = await move({ id: state.kind === 'ENDED' ? '' : state.maintenance.id, input });
+    const problems = result.error ? [result.error.message] : (result.data?.createMaintenanceUpdate.userErrors ?? []).map((e) => e.message);
+    setMessage(problems.length ? `${action} failed: ${problems.join(' ')}` : starting ? 'Maintenance started.' : 'Maintenance ended.');
+  }
+
+  return (
+    <div className="actions" role="group" aria-label="Maintenance state">
+      <WindowStateText state={state} />
+      <button type="button" className="button" disabled={moved.fetching} onClick={perform}>{moved.fetching ? `${action}…` : action}</button>
+      {said}
+    </div>
   );
 }
 
