@@ -11,6 +11,8 @@ import { isFormCheckType } from './check-form-rules.js';
 import { formatRelativeTime } from '../shared/relative-time.js';
 import { ResultDetail } from './result-detail.js';
 import { useLiveRefresh } from '../shared/use-live-refresh.js';
+import { CheckManagedMarker } from '../shared/check-managed-marker.js';
+import { CheckTestSessions } from '../test-sessions/check-test-sessions.js';
 
 /** Percentiles the detail charts and summarizes. */
 export const PERCENTILE_METRICS = ['responseTime_p50', 'responseTime_p95', 'responseTime_p99'];
@@ -107,6 +109,7 @@ export function CheckDetail({ id }: { id: string }) {
           : act('Activate', () => activate({ id: check.id }), (d) => d?.activateCheck?.userErrors))}>{check.activated ? 'Deactivate' : 'Activate'}</button>
         {isFormCheckType(check.checkType) && <Link to={`/checks/${encodeURIComponent(check.id)}/edit`} className="button">Edit</Link>}
       </div>
+      <CheckManagedMarker checkId={check.id} />
       {message && <p role="status" className="muted">{message}</p>}
       {check.status?.idle && <p className="form-error" role="alert">{check.status.idle.message}</p>}
 
@@ -156,6 +159,8 @@ export function CheckDetail({ id }: { id: string }) {
         )}
         {selected && <ResultDetail id={selected} />}
       </section>
+
+      <CheckTestSessions checkId={check.id} restCheckId={check.checkId} />
 
       <section className="card" aria-labelledby="errors-title">
         <h2 id="errors-title">Error groups</h2>
