@@ -110,7 +110,7 @@ describe.skipIf(Boolean(skipReason))(`test session pages and managed resources i
     expect(await marker.textContent()).toContain('edit in code');
     expect(await marker.textContent()).toContain('shop-project');
     const triggered = tab.getByRole('list', { name: 'Test sessions that ran this check' });
-    await triggered.getByRole('link', { name: 'release 7' }).waitFor();
+    await triggered.getByRole('link', { name: 'release 7', exact: true }).waitFor();
     await triggered.getByRole('link', { name: 'Result in release 7' }).waitFor();
     expect(await triggered.textContent()).toContain('test session');
     await shot('managed-check-with-triggered-runs');
