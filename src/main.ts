@@ -133,7 +133,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     // Sessions are leased to the process running them; runner processes resume those whose process died (listen()).
     const sessionLeases = createSessionLeases({ store, logger });
     sessionLeases.start();
-    const testSessions = createTestSessionService({ store, bus, runner, logger, leases: sessionLeases });
+    const testSessions = createTestSessionService({ store, bus, runner, logger, leases: sessionLeases, publicUrl: config.publicUrl });
     // Live results of `checkly test|trigger`: a broker on the API's port, fed from the bus.
     const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store), logger, otherUpgradePaths: ['/graphql'] });
     const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });

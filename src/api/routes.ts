@@ -29,6 +29,7 @@ import { dashboardsRoutes } from './dashboards-routes.js';
 import { publicDashboardsRoutes } from './public-dashboards-routes.js';
 import { testSessionsRoutes } from './test-sessions-routes.js';
 import { testSessionRunRoutes } from './test-session-run-routes.js';
+import { testSessionLinkRoutes } from './test-session-link-routes.js';
 import { checkSessionsRoutes } from './check-sessions-routes.js';
 import { resultAssetsRoutes } from './result-assets-routes.js';
 import { checklyStorageRoutes } from './checkly-storage-routes.js';
@@ -71,6 +72,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   runAssetsRoutes,
   testSessionsRoutes,
   testSessionRunRoutes,
+  testSessionLinkRoutes,
   checkSessionsRoutes,
   resultAssetsRoutes,
   checklyStorageRoutes,

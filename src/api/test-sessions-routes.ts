@@ -40,9 +40,10 @@ export function testSessionsRoutes(app: Api, { testSessions }: ApiContext): void
       querystring: Type.Object({
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
         nextId: Type.Optional(Type.String({ format: 'uuid' })),
+        checkId: Type.Optional(Type.String({ format: 'uuid', description: 'Only the sessions that ran this check' })),
       }, { additionalProperties: false }),
     },
-  }, async (req) => testSessions.list(req.principal.accountId, req.query.limit ?? 10, req.query.nextId));
+  }, async (req) => testSessions.list(req.principal.accountId, req.query.limit ?? 10, req.query.nextId, req.query.checkId));
 
   app.get('/v1/test-sessions/:id', {
     schema: { operationId: 'getTestSession', tags, summary: 'Get a test session', params: Id, response: responses({ 200: ref('TestSession') }) },

@@ -44,7 +44,7 @@ export const TestSession = {
     stoppedAt: { type: ['string', 'null'], format: 'date-time' },
     updated_at: { type: ['string', 'null'], format: 'date-time' },
     testSessionId: { type: 'string', format: 'uuid', description: 'Same as id (the CLI reads it)' },
-    testSessionLink: { type: 'string' },
+    testSessionLink: { type: 'string', description: 'The session\'s page in the console (under LOOKOUT_PUBLIC_URL)' },
     accountId: { type: 'string', format: 'uuid' },
     projectId: { type: ['string', 'null'] },
     provider: { type: 'string', enum: ['API'] },
@@ -70,5 +70,25 @@ export const TestSessionPage = {
   },
 };
 
+/** `GET /next/test-sessions/{id}/link`: the session's console page (the CLI's "Detailed session summary"). */
+export const TestSessionLink = {
+  $id: 'TestSessionLink',
+  type: 'object',
+  required: ['link'],
+  properties: { link: { type: 'string' } },
+};
+
+/** `GET /next/test-sessions/{id}/results/{resultId}/links`: where the CLI sends people to see one result. */
+export const TestSessionResultLinks = {
+  $id: 'TestSessionResultLinks',
+  type: 'object',
+  required: ['testResultLink', 'testTraceLinks', 'videoLinks'],
+  properties: {
+    testResultLink: { type: 'string', description: 'The result\'s page in the console' },
+    testTraceLinks: { type: 'array', items: { type: 'string' }, description: 'Always empty: traces are reached from the result\'s page' },
+    videoLinks: { type: 'array', items: { type: 'string' }, description: 'Always empty: videos are reached from the result\'s page' },
+  },
+};
+
 /** Schemas of this file registered as named components, in dependency order. */
-export const TEST_SESSION_VIEW_SCHEMAS = [TestSessionCheckRun, TestSession, TestSessionPage];
+export const TEST_SESSION_VIEW_SCHEMAS = [TestSessionCheckRun, TestSession, TestSessionPage, TestSessionLink, TestSessionResultLinks];

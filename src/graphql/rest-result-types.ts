@@ -41,8 +41,14 @@ export type RestTestSessionErrorGroup = Schemas['TestSessionErrorGroup'];
 /** What check and test session error groups share (service-api.md describes them side by side). */
 export type RestErrorGroupCore = Pick<RestErrorGroup, keyof RestErrorGroup & keyof RestTestSessionErrorGroup>;
 
-/** One check of a test session. */
-export type RestTestSessionCheckRun = Schemas['TestSessionCheckRun'];
+/** One check of a test session; `testSessionId` is added by its parent so its results are read through the session. */
+export type RestTestSessionCheckRun = Schemas['TestSessionCheckRun'] & { testSessionId?: string };
+
+/** One result of a test session (`GET /v1/test-sessions/{id}/results/{resultId}`) and its session's id. */
+export interface TestSessionResultParent {
+  testSessionId: string;
+  result: RestCheckResult;
+}
 
 /** A test session (`/v1/test-sessions/{id}`). */
 export type RestTestSession = Schemas['TestSession'];

@@ -1,4 +1,5 @@
 import { LookoutError } from '../domain/lookout-error.js';
+import { testSessionConsoleUrl } from '../domain/test-session-console-url.js';
 import type { Store } from '../store/create-store.js';
 import type { TestSessionService } from './test-session-service.js';
 
@@ -29,7 +30,8 @@ function toCheckSessionView(view: Record<string, any>, link: string): Record<str
  * status). Its id is the session's id, so its completion is the session's.
  */
 export function createCheckSessionService({ store, testSessions, publicUrl }: { store: Store; testSessions: TestSessionService; publicUrl: string }) {
-  const link = (id: string) => `${publicUrl.replace(/\/$/, '')}/v1/test-sessions/${id}`;
+  // A check session is a test session: its links are the session's console pages.
+  const link = (accountId: string, id: string, resultId?: string) => testSessionConsoleUrl(publicUrl, accountId, id, resultId);
   return {
     /** Starts one session per activated, runnable check matched; none matched is NOT_FOUND (the CLI's "no matching checks"). */
     async trigger(accountId: string, request: CheckSessionTrigger) {
@@ -43,7 +45,7 @@ export function createCheckSessionService({ store, testSessions, publicUrl }: { 
       const sessions = [];
       for (const c of checks) {
         const view = await testSessions.trigger(accountId, { checkIds: [c.id], name: `checks run: ${c.name}` });
-        sessions.push(toCheckSessionView(view, link(view.id)));
+        sessions.push(toCheckSessionView(view, link(accountId, view.id)));
       }
       return { sessions };
     },
@@ -57,14 +59,14 @@ export function createCheckSessionService({ store, testSessions, publicUrl }: { 
           const row = await store.results.get(accountId, entry.checkId, resultId);
           if (!row) continue;
           results.push({
-            checkResultId: row.id, checkResultLink: `${publicUrl.replace(/\/$/, '')}/v1/check-results/${row.check_id}/${row.id}`, checkId: row.check_id,
+            checkResultId: row.id, checkResultLink: link(accountId, id, row.id), checkId: row.check_id,
             checkType: row.check_type, name: row.name, runLocation: row.run_location, resultType: row.result_type, hasErrors: row.has_errors,
             hasFailures: row.has_failures, isDegraded: row.is_degraded, aborted: row.is_cancelled, isCancelled: row.is_cancelled,
             responseTime: row.response_time, startedAt: row.started_at.toISOString(), stoppedAt: row.stopped_at.toISOString(),
           });
         }
       }
-      return { ...toCheckSessionView(view, link(id)), results };
+      return { ...toCheckSessionView(view, link(accountId, id)), results };
     },
   };
 }

@@ -13,7 +13,7 @@ export const NOT_RESUMABLE = 'NOT_RESUMABLE';
  * reason in `end_error`; never left RUNNING. The checks that had finished keep their results.
  */
 export async function endUnresumableSession(
-  deps: { store: Store; bus: EventBus; logger: Logger; owner: string | null },
+  deps: { store: Store; bus: EventBus; logger: Logger; owner: string | null; publicUrl?: string },
   session: ClaimedTestSession,
   message: string,
 ): Promise<void> {
@@ -25,5 +25,5 @@ export async function endUnresumableSession(
   if (!saved) return;
   logger.warn({ testSessionId: session.id }, `test session ended: ${message}`);
   const row = await store.testSessions.get(session.account_id, session.id);
-  if (row) await bus.publish({ type: 'testSessionUpdated', accountId: row.account_id, testSessionId: row.id, testSession: toTestSessionView(row) });
+  if (row) await bus.publish({ type: 'testSessionUpdated', accountId: row.account_id, testSessionId: row.id, testSession: toTestSessionView(row, deps.publicUrl) });
 }

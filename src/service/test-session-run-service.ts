@@ -210,7 +210,7 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
         return;
       }
       const row = await store.testSessions.get(accountId, sessionId);
-      if (row) await bus.publish({ type: 'testSessionUpdated', accountId, testSessionId: sessionId, testSession: toTestSessionView(row) });
+      if (row) await bus.publish({ type: 'testSessionUpdated', accountId, testSessionId: sessionId, testSession: toTestSessionView(row, publicUrl) });
     };
     const safePublish = (t: string, message: unknown) => publish(t, message).catch((err: unknown) => logger.warn({ err, topic: t }, 'MQTT publish failed'));
     let next = 0;
@@ -328,7 +328,7 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
     async resume(session: ClaimedTestSession): Promise<void> {
       const job = session.job as RunJob | null;
       if (!job || !Array.isArray(job.submitted) || job.submitted.length !== session.results.length) {
-        await endUnresumableSession({ store, bus, logger, owner }, session, 'its process stopped and the checks it was submitted with are not stored');
+        await endUnresumableSession({ store, bus, logger, owner, publicUrl }, session, 'its process stopped and the checks it was submitted with are not stored');
         options.leases?.release(session.id);
         return;
       }

@@ -50,6 +50,8 @@ export interface TestSessionServiceOptions {
   concurrency?: number;
   /** Leases the sessions this process runs (absent: sessions are stored unleased). */
   leases?: SessionLeases;
+  /** Base URL of the console (LOOKOUT_PUBLIC_URL): sessions' `testSessionLink` points at their page there. */
+  publicUrl?: string;
 }
 
 /**
@@ -66,9 +68,10 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
   // Closing: runs in flight finish, no further check starts, and the rest is handed over.
   let closing = false;
   const owner = leases?.lease.owner ?? null;
+  const view = (row: TestSessionRow) => toTestSessionView(row, options.publicUrl);
 
   async function publish(row: TestSessionRow) {
-    await bus.publish({ type: 'testSessionUpdated', accountId: row.account_id, testSessionId: row.id, testSession: toTestSessionView(row) });
+    await bus.publish({ type: 'testSessionUpdated', accountId: row.account_id, testSessionId: row.id, testSession: view(row) });
   }
 
   async function execute(
@@ -183,25 +186,26 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
       start(accountId, id, entries.map((e) => ({ ...e })), job, input.environment ?? null, input.runLocation ?? null);
       const row = (await store.testSessions.get(accountId, id))!;
       await publish(row);
-      return toTestSessionView(row);
+      return view(row);
     },
 
     async get(accountId: string, id: string) {
       const row = await store.testSessions.get(accountId, id);
       if (!row) throw notFound('Test session', id);
-      return toTestSessionView(row);
+      return view(row);
     },
 
-    async list(accountId: string, limit: number, nextId?: string) {
+    /** A page of sessions, newest first; with `checkId`, only the sessions that ran that check. */
+    async list(accountId: string, limit: number, nextId?: string, checkId?: string) {
       let after: { createdAt: Date; id: string } | undefined;
       if (nextId) {
         const cursor = await store.testSessions.get(accountId, nextId);
         if (!cursor) throw new LookoutError('VALIDATION', '"nextId" is not a cursor of this list', { issues: [{ key: 'nextId', message: 'is unknown' }], source: 'query' });
         after = { createdAt: cursor.created_at, id: cursor.id };
       }
-      const rows = await store.testSessions.list(accountId, limit + 1, after);
+      const rows = await store.testSessions.list(accountId, limit + 1, after, checkId);
       const page = rows.slice(0, limit);
-      return { length: page.length, entries: page.map(toTestSessionView), nextId: rows.length > limit ? page[page.length - 1]!.id : null };
+      return { length: page.length, entries: page.map(view), nextId: rows.length > limit ? page[page.length - 1]!.id : null };
     },
 
     /**
@@ -239,7 +243,7 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
       }
       const updated = (await store.testSessions.get(accountId, id))!;
       await publish(updated);
-      return toTestSessionView(updated);
+      return view(updated);
     },
 
     async getErrorGroup(accountId: string, id: string) {
@@ -268,7 +272,7 @@ export function createTestSessionService(options: TestSessionServiceOptions) {
      */
     async resume(session: ClaimedTestSession): Promise<void> {
       if (!session.job) {
-        await endUnresumableSession({ store, bus, logger, owner }, session, 'its process stopped and it was started before sessions could be resumed');
+        await endUnresumableSession({ store, bus, logger, owner, publicUrl: options.publicUrl }, session, 'its process stopped and it was started before sessions could be resumed');
         leases?.release(session.id);
         return;
       }

@@ -1,3 +1,4 @@
+import { testSessionConsoleUrl } from '../domain/test-session-console-url.js';
 import type { TestSessionErrorGroupRow, TestSessionRow } from '../store/test-sessions-repository.js';
 
 const RUNNING_ENTRY = new Set(['PENDING', 'RUNNING']);
@@ -28,12 +29,13 @@ function toSessionResult(row: TestSessionRow, e: TestSessionRow['results'][numbe
 /**
  * A test session as the API shows it, with the fields the `checkly` CLI's `test-sessions list|get`
  * read besides (`testSessionId`, `timeElapsed` in ms, the check ids per outcome, `provider`: API).
+ * `testSessionLink` is the session's console page under `publicUrl` (LOOKOUT_PUBLIC_URL).
  */
-export function toTestSessionView(row: TestSessionRow): Record<string, any> {
+export function toTestSessionView(row: TestSessionRow, publicUrl = ''): Record<string, any> {
   const started = row.started_at ?? row.created_at;
   return {
     testSessionId: row.id,
-    testSessionLink: `/v1/test-sessions/${row.id}`,
+    testSessionLink: testSessionConsoleUrl(publicUrl, row.account_id, row.id),
     accountId: row.account_id,
     projectId: null,
     provider: 'API',

@@ -176,15 +176,21 @@ export function createTestSessionsRepository(db: Queryable) {
       return row;
     },
 
-    /** A page of sessions, newest first, after the cursor (created_at, id). */
-    async list(accountId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<TestSessionRow[]> {
-      if (!after) {
-        return db.query<TestSessionRow>(`SELECT ${COLUMNS} FROM test_sessions WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [accountId, limit]);
+    /** A page of sessions, newest first, after the cursor (created_at, id); only those that ran `checkId` when given. */
+    async list(accountId: string, limit: number, after?: { createdAt: Date; id: string }, checkId?: string): Promise<TestSessionRow[]> {
+      const params: unknown[] = [accountId, limit];
+      const where = ['account_id = $1'];
+      if (after) {
+        params.push(after.createdAt, after.id);
+        where.push(`(created_at, id) < ($${params.length - 1}, $${params.length}::uuid)`);
+      }
+      if (checkId) {
+        params.push(checkId);
+        where.push(`$${params.length}::uuid = ANY(check_ids)`);
       }
       return db.query<TestSessionRow>(
-        `SELECT ${COLUMNS} FROM test_sessions WHERE account_id = $1 AND (created_at, id) < ($3, $4::uuid)
-         ORDER BY created_at DESC, id DESC LIMIT $2`,
-        [accountId, limit, after.createdAt, after.id],
+        `SELECT ${COLUMNS} FROM test_sessions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`,
+        params,
       );
     },
 

@@ -18,6 +18,8 @@ import { useLiveRefresh } from '../shared/use-live-refresh.js';
 import { checkMaintenance } from '../maintenance/check-maintenance.js';
 import { MaintenanceBadge } from '../maintenance/maintenance-badge.js';
 import { useCoveringWindows } from '../maintenance/use-covering-windows.js';
+import { CheckManagedMarker } from '../shared/check-managed-marker.js';
+import { CheckTestSessions } from '../test-sessions/check-test-sessions.js';
 
 /** Percentiles the detail charts and summarizes. */
 export const PERCENTILE_METRICS = ['responseTime_p50', 'responseTime_p95', 'responseTime_p99'];
@@ -124,6 +126,7 @@ export function CheckDetail({ id }: { id: string }) {
         {isFormCheckType(check.checkType) && <Link to={`/checks/${encodeURIComponent(check.id)}/edit`} className="button">Edit</Link>}
       </DeleteActions>
       {maintenance && <p><MaintenanceBadge maintenance={maintenance} /></p>}
+      <CheckManagedMarker checkId={check.id} />
       {message && <p role="status" className="muted">{message}</p>}
       {check.status?.idle && <p className="form-error" role="alert">{check.status.idle.message}</p>}
 
@@ -174,6 +177,8 @@ export function CheckDetail({ id }: { id: string }) {
         )}
         {selected && <ResultDetail id={selected} />}
       </section>
+
+      <CheckTestSessions checkId={check.id} restCheckId={check.checkId} />
 
       <section className="card" aria-labelledby="errors-title">
         <h2 id="errors-title">Error groups</h2>

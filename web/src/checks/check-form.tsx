@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useClient, useQuery, type AnyVariables, type TypedDocumentNode } from 'urql';
+import { ManagedByProject } from '../shared/managed-by-project.js';
+import { useManagingProject } from '../shared/use-managing-project.js';
 import { graphql } from '../__generated__/gql.js';
 import { ErrorNotice } from '../shared/error-notice.js';
 import { Link } from '../shared/link.js';
@@ -95,6 +97,8 @@ export function CheckForm({ id }: { id?: string }) {
   const { search } = useRoute();
   const client = useClient();
   const [{ data, error }] = useQuery({ query: CheckFormQuery, variables: { id: id ?? '', editing } });
+  // A check a project deploys is shown read-only: its next deploy would undo an edit made here.
+  const managing = useManagingProject(id !== undefined ? { checkId: id } : null);
   const [values, setValues] = useState<CheckFormValues>(() => {
     const requested = new URLSearchParams(search).get('type') ?? '';
     return { ...EMPTY_CHECK_FORM, checkType: isFormCheckType(requested) ? requested : 'API' };
@@ -162,7 +166,9 @@ export function CheckForm({ id }: { id?: string }) {
     <section aria-labelledby="form-title">
       <p><Link to={editing ? `/checks/${encodeURIComponent(id!)}` : '/checks'}>← {editing ? 'Back to the check' : 'Checks'}</Link></p>
       <h1 id="form-title">{editing ? `Edit ${loadedCheck?.name}` : `New ${CHECK_TYPE_LABELS[type].replace(/ \(.*\)$/, '')} check`}</h1>
+      {managing && <ManagedByProject project={managing} noun="check" />}
       <form className="card check-form" onSubmit={submit} noValidate data-check-type={type}>
+        <fieldset className="plain-fieldset" disabled={!!managing} aria-label={managing ? 'Settings (read-only: edit them in code)' : undefined}>
         {errors.general.length > 0 && <div className="form-error" role="alert" tabIndex={-1}>{errors.general.map((m) => <p key={m}>{m}</p>)}</div>}
         {editing ? <p className="muted">Type: {CHECK_TYPE_LABELS[type]}</p> : (
           <Field label="Check type" field="checkType" errors={errors}>
@@ -323,6 +329,7 @@ export function CheckForm({ id }: { id?: string }) {
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Saving…' : editing ? 'Save check' : 'Create check'}</button>
         </div>
+        </fieldset>
       </form>
     </section>
   );

@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
+import { ManagedByProject } from '../shared/managed-by-project.js';
+import { useManagingProject } from '../shared/use-managing-project.js';
 import { graphql } from '../__generated__/gql.js';
 import { Field, LocationsField } from '../checks/check-form.js';
 import { DeleteActions } from '../shared/delete-actions.js';
@@ -72,6 +74,7 @@ export function Groups() {
 /** One check group: its settings (editable), its checks, and deletion. */
 export function GroupDetail({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: GroupQuery, variables: { id }, requestPolicy: 'cache-and-network' });
+  const managing = useManagingProject({ groupId: id });
   const [, deleteGroup] = useMutation(DeleteGroup);
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
@@ -89,9 +92,10 @@ export function GroupDetail({ id }: { id: string }) {
     <section aria-labelledby="group-title">
       <p><Link to="/groups">← Groups</Link></p>
       <h1 id="group-title">{group.name}</h1>
+      {managing && <ManagedByProject project={managing} noun="group" />}
       <DeleteActions label="Group actions" noun="group" question={<>Delete {group.name}?{group.checks.nodes.length ? ' Only an empty group can be deleted: move its checks out first.' : ''}</>} remove={remove} />
       <div className="grid-2">
-        <GroupForm locations={data.locations} group={group} />
+        <GroupForm locations={data.locations} group={group} readOnly={!!managing} />
         <section className="card" aria-labelledby="group-checks-title">
           <h2 id="group-checks-title">Checks in this group ({group.checks.totalCount ?? group.checks.nodes.length})</h2>
           {group.checks.nodes.length === 0 ? <p className="muted">No checks yet: pick this group in a check's form.</p> : (
@@ -110,7 +114,7 @@ export function GroupDetail({ id }: { id: string }) {
 type StoredGroup = { id: string; name: string; activated: boolean; muted: boolean; tags: readonly string[]; locations: readonly string[]; concurrency: number };
 
 /** Creates a group, or edits `group`; the API's userErrors show on the fields they name. */
-function GroupForm({ locations, group }: { locations: readonly { region: string; name: string }[]; group?: StoredGroup }) {
+function GroupForm({ locations, group, readOnly = false }: { locations: readonly { region: string; name: string }[]; group?: StoredGroup; readOnly?: boolean }) {
   const editing = group !== undefined;
   const [values, setValues] = useState<GroupFormValues>(() => (group ? groupFormValues(group) : EMPTY_GROUP_FORM));
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
@@ -145,6 +149,8 @@ function GroupForm({ locations, group }: { locations: readonly { region: string;
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="group-form-title">
       <h2 id="group-form-title">{editing ? 'Settings' : 'New group'}</h2>
+      {/* A group a project deploys is read-only here: its next deploy would undo the edit. */}
+      <fieldset className="plain-fieldset" disabled={readOnly}>
       {errors.general.length > 0 && <div className="form-error" role="alert" tabIndex={-1}>{errors.general.map((m) => <p key={m}>{m}</p>)}</div>}
       {message && <p role="status" className="muted">{message}</p>}
       <Field label="Group name" field="name" errors={errors}>{(props) => <input {...props} value={values.name} onChange={(e) => set('name', e.target.value)} />}</Field>
@@ -160,6 +166,7 @@ function GroupForm({ locations, group }: { locations: readonly { region: string;
       <label className="checkbox"><input type="checkbox" checked={values.activated} onChange={(e) => set('activated', e.target.checked)} /> Activated</label>
       <label className="checkbox"><input type="checkbox" checked={values.muted} onChange={(e) => set('muted', e.target.checked)} /> Muted (no alerts)</label>
       <div className="actions"><button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Saving…' : editing ? 'Save group' : 'Create group'}</button></div>
+      </fieldset>
     </form>
   );
 }

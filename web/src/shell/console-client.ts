@@ -64,6 +64,12 @@ export function createConsoleClient(credentials: Credentials): ConsoleClient {
           Location: (data) => (typeof data.region === 'string' ? data.region : null),
           // Subscription payloads: embedded in their event, the incident inside is normalized.
           IncidentEvent: () => null,
+          // Test sessions' parts and a resource's project membership: embedded in their parent.
+          TestSessionCheckRun: () => null,
+          TestSessionResult: () => null,
+          TestSessionResultAsset: () => null,
+          TestSessionEvent: () => null,
+          ProjectMembership: () => null,
         },
       }),
       fetchExchange,

@@ -5,6 +5,7 @@ import { ConnectionBanner } from './connection-banner.js';
 import { Link } from '../shared/link.js';
 import { Overview } from '../overview/overview.js';
 import { useRoute } from '../shared/use-route.js';
+import { testSessionRoute } from '../test-sessions/test-session-route.js';
 import { useTheme, type Theme } from './use-theme.js';
 import { Variables } from '../variables/variables.js';
 
@@ -18,6 +19,7 @@ const StatusPageDetail = lazy(() => import('../status-pages/status-pages.js').th
 const Incidents = lazy(() => import('../incidents/incidents.js').then((m) => ({ default: m.Incidents })));
 const IncidentDetail = lazy(() => import('../incidents/incidents.js').then((m) => ({ default: m.IncidentDetail })));
 const MaintenanceWindows = lazy(() => import('../maintenance/maintenance.js').then((m) => ({ default: m.MaintenanceWindows })));
+const TestSessionScreen = lazy(() => import('../test-sessions/test-session-screen.js').then((m) => ({ default: m.TestSessionScreen })));
 const MaintenanceWindowDetail = lazy(() => import('../maintenance/maintenance.js').then((m) => ({ default: m.MaintenanceWindowDetail })));
 
 /** Header, navigation and the screen the path names. */
@@ -26,7 +28,7 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
   const [theme, setTheme] = useTheme();
   const themeId = useId();
   const section = path === '/' ? 'overview' : path.startsWith('/checks') ? 'checks' : path === '/variables' ? 'variables' : path.startsWith('/groups') ? 'groups' : path.startsWith('/alert-channels') ? 'alerts'
-    : path.startsWith('/status-pages') ? 'status-pages' : path.startsWith('/incidents') ? 'incidents' : path.startsWith('/maintenance') ? 'maintenance' : '';
+    : path.startsWith('/status-pages') ? 'status-pages' : path.startsWith('/incidents') ? 'incidents' : path.startsWith('/maintenance') ? 'maintenance' : testSessionRoute(path) ? 'test-sessions' : '';
   return (
     <>
       <a className="skip-link" href="#content">Skip to content</a>
@@ -41,6 +43,7 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
           <Link to="/status-pages" aria-current={section === 'status-pages' ? 'page' : undefined}>Status pages</Link>
           <Link to="/incidents" aria-current={section === 'incidents' ? 'page' : undefined}>Incidents</Link>
           <Link to="/maintenance" aria-current={section === 'maintenance' ? 'page' : undefined}>Maintenance</Link>
+          <Link to="/test-sessions" aria-current={section === 'test-sessions' ? 'page' : undefined}>Test sessions</Link>
           <Link to="/variables" aria-current={section === 'variables' ? 'page' : undefined}>Variables</Link>
         </nav>
         <div className="topbar__tools">
@@ -84,6 +87,8 @@ function Screen({ path }: { path: string }) {
   if (group) return <GroupDetail key={group[1]} id={decodeURIComponent(group[1]!)} />;
   const edit = /^\/checks\/([^/]+)\/edit$/.exec(path);
   if (edit) return <CheckForm key={edit[1]} id={decodeURIComponent(edit[1]!)} />;
+  const session = testSessionRoute(path);
+  if (session) return <TestSessionScreen route={session} />;
   const detail = /^\/checks\/([^/]+)$/.exec(path);
   if (detail) return <CheckDetail id={decodeURIComponent(detail[1]!)} />;
   return (
