@@ -135,7 +135,12 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     sessionLeases.start();
     const testSessions = createTestSessionService({ store, bus, runner, logger, leases: sessionLeases });
     // Live results of `checkly test|trigger`: a broker on the API's port, fed from the bus.
-    const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store), logger, otherUpgradePaths: ['/graphql'] });
+    const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store, bus), logger, otherUpgradePaths: ['/graphql'] });
+    // A revoked key's live-result connections end at once, in every process (the bus carries the revocation).
+    bus.subscribe('apiKeyRevoked', (event) => {
+      const dropped = mqtt.disconnectKey(event.keyHash);
+      if (dropped > 0) logger.info({ accountId: event.accountId, keyId: event.keyId, clients: dropped }, 'mqtt clients of a revoked API key disconnected');
+    });
     const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });
     const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: mqttRelay.publish });
     const testSessionRuns = createTestSessionRunService({ store, bus, logger, publicUrl: config.publicUrl, executors, publish: mqttRelay.publish, leases: sessionLeases, agenticModelConfigured: config.agentic !== null });
