@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { Api, ApiContext } from './api/api-context.js';
@@ -8,6 +9,7 @@ import type { SubscriptionServer } from './graphql/subscriptions/create-subscrip
 import { SUBSCRIPTION_RESOLVER_MODULES } from './graphql/subscriptions/subscription-resolver-modules.js';
 import { loadConfig, type Config } from './config.js';
 import { bootstrap, checkBootstrapSettings, type BootstrapResult } from './service/bootstrap.js';
+import { SERVER_FILE, writeServerFile } from './store/data-dir-files.js';
 import { createCheckGroupService } from './service/check-group-service.js';
 import { createCheckService } from './service/check-service.js';
 import { createStore, type Store, type StoreOptions } from './store/create-store.js';
@@ -94,9 +96,10 @@ export interface LookoutOptions {
 export async function createLookout(options: LookoutOptions = {}): Promise<Lookout> {
   const config: Config = { ...loadConfig(), ...options.config };
   const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'lookout' } });
-  const store = await createStore(
-    options.storeOptions ?? (config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir }),
-  );
+  const storeOptions = options.storeOptions ?? (config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir });
+  const store = await createStore(storeOptions);
+  // An embedded database on disk is this process's alone (a lock guards it).
+  const embeddedDataDir = storeOptions.databaseUrl ? undefined : storeOptions.dataDir;
   // Set once the sandbox is made; a start that fails before that has none to close.
   let closeSandbox = () => {};
   try {
@@ -179,7 +182,11 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       agents,
       codeBundles: createCodeBundleStore({ dir: path.join(config.assetsDir, 'checkly-storage'), maxBytes: CODE_BUNDLE_MAX_BYTES }),
       metrics,
+      // The embedded database is this process's alone: the command line manages keys and accounts
+      // through the API then, with this token (written beside the data once listening, see listen()).
+      localAdminToken: embeddedDataDir && config.role !== 'runner' ? randomBytes(32).toString('hex') : undefined,
     };
+    let removeServerFile = () => {};
     const app = await createApi({ context, logger });
     observeHttpRequests(app, metrics);
     const servesApi = config.role !== 'runner';
@@ -261,11 +268,16 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
           // take them over; an API-only process runs just the sessions it accepted.
           await sessionLeases.resumeWith({ trigger: (s) => testSessions.resume(s), run: (s) => testSessionRuns.resume(s) });
         }
+        if (context.localAdminToken && embeddedDataDir) {
+          removeServerFile = writeServerFile(embeddedDataDir, { pid: process.pid, url: localUrlOf(app), token: context.localAdminToken });
+          logger.info({ file: path.resolve(embeddedDataDir, SERVER_FILE) }, 'command-line access file written (lookout keys, lookout accounts)');
+        }
         return url;
       },
       async close() {
         if (closed) return;
         closed = true;
+        removeServerFile();
         // Stop taking requests, then stop planning runs and let the ones in flight finish.
         await app.close();
         clearInterval(agentSweep);
@@ -293,4 +305,12 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     await store.close();
     throw err;
   }
+}
+
+/** Where a process on this machine reaches the server: loopback when it listens on every interface. */
+function localUrlOf(app: Api): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the server does not listen on a TCP port');
+  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '[::1]' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }

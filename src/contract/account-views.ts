@@ -178,8 +178,17 @@ export const CreatedApiKey = {
   properties: { ...API_KEY_FIELDS, key: { type: 'string', description: 'The key; send it as `Authorization: Bearer <key>`' } },
 };
 
+/** The answer of `POST /v1/admin/accounts` (the command line's `lookout accounts create`). */
+export const AdminCreatedAccount = {
+  $id: 'AdminCreatedAccount',
+  type: 'object',
+  description: 'A new account and its first API key (shown this once)',
+  required: ['accountId', 'key'],
+  properties: { accountId: { type: 'string', format: 'uuid' }, key: { type: 'string' } },
+};
+
 /** Schemas of this file registered as named components. */
 export const ACCOUNT_VIEW_SCHEMAS = [
-  Account, NextAccount, User, Location, Runtime, StaticIps, StaticIpsByRegion, AccountPlan, AccountMember, AccountMemberPage, ApiKey, CreatedApiKey,
+  Account, NextAccount, User, Location, Runtime, StaticIps, StaticIpsByRegion, AccountPlan, AccountMember, AccountMemberPage, ApiKey, CreatedApiKey, AdminCreatedAccount,
   { $id: 'ApiKeyList', type: 'array', items: ref('ApiKey'), description: "The account's API keys, oldest first" },
 ];

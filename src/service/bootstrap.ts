@@ -21,16 +21,6 @@ export async function createAccountWithKey(store: Store, input: { name: string; 
   });
 }
 
-/** Adds a key to an existing account. */
-export async function createKeyForAccount(store: Store, accountId: string, name = 'cli') {
-  const account = await store.accounts.get(accountId);
-  if (!account) throw new Error(`Account ${accountId} does not exist`);
-  const user = await store.accounts.firstUser(accountId);
-  const apiKey = newApiKey();
-  await store.accounts.createKey({ accountId, userId: user?.id ?? null, name, ...apiKeyRecord(apiKey) });
-  return apiKey;
-}
-
 /** Refuses malformed LOOKOUT_ACCOUNT_ID / LOOKOUT_API_KEY before anything starts. */
 export function checkBootstrapSettings(env: { accountId?: string; apiKey?: string }): void {
   if (env.accountId && !UUID.test(env.accountId)) throw new Error('LOOKOUT_ACCOUNT_ID must be a UUID');
