@@ -3,6 +3,7 @@ import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gql } from '../support/graphql.js';
 import { startTestServer, type TestClient, type TestServer } from '../support/test-server.js';
 
 /** A client of account A with another key of A. */
@@ -35,7 +36,7 @@ describe('API keys of the account (/v1/accounts/me/api-keys)', () => {
     const row = listed.body.find((k: { id: string }) => k.id === made.body.id);
     expect(row).toEqual({ ...made.body, key: undefined });
     expect(Object.keys(row)).not.toContain('key');
-    expect(listed.text).not.toContain(key);
+    expect(JSON.stringify(listed)).not.toContain(key);
     expect(listed.text).not.toContain(key.slice(11, -4));
     // The bootstrap key is listed too, and was used by this very request.
     expect(listed.body.length).toBe(2);
@@ -118,6 +119,29 @@ describe('API keys of the account (/v1/accounts/me/api-keys)', () => {
     })).rejects.toThrow();
     const listed = await s.a.request('GET', '/v1/accounts/me/api-keys');
     expect(listed.body.map((k: { id: string }) => k.id)).not.toContain(made.body.id);
+  });
+
+  it('lists, creates (the key once) and revokes keys over GraphQL, with userErrors for bad input, unknown keys and the last key', async () => {
+    const made = await gql(s.a, 'mutation($n: String!) { createApiKey(input: { name: $n }) { key apiKey { id name prefix maskedKey lastUsedAt } userErrors { field code } } }', { n: 'from GraphQL' });
+    const { key, apiKey, userErrors } = made.data!.createApiKey;
+    expect(userErrors).toEqual([]);
+    expect(key).toMatch(/^lo_/);
+    expect(apiKey).toEqual({ id: expect.any(String), name: 'from GraphQL', prefix: key.slice(0, 11), maskedKey: `********${key.slice(-4)}`, lastUsedAt: null });
+    const listed = await gql(s.a, '{ apiKeys { id name } }');
+    expect(listed.data!.apiKeys).toContainEqual({ id: apiKey.id, name: 'from GraphQL' });
+    expect(JSON.stringify(listed)).not.toContain(key);
+
+    const blank = await gql(s.a, 'mutation { createApiKey(input: { name: " " }) { key apiKey { id } userErrors { field code } } }');
+    expect(blank.data!.createApiKey).toEqual({ key: null, apiKey: null, userErrors: [{ field: 'name', code: 'BAD_USER_INPUT' }] });
+    const unknown = await gql(s.a, 'mutation($id: ID!) { revokeApiKey(id: $id) { revokedId userErrors { field code } } }', { id: randomUUID() });
+    expect(unknown.data!.revokeApiKey).toEqual({ revokedId: null, userErrors: [{ field: 'id', code: 'NOT_FOUND' }] });
+    const [bOnly] = (await s.b.request('GET', '/v1/accounts/me/api-keys')).body;
+    const last = await gql(s.b, 'mutation($id: ID!) { revokeApiKey(id: $id) { revokedId userErrors { field code } } }', { id: bOnly.id });
+    expect(last.data!.revokeApiKey).toEqual({ revokedId: null, userErrors: [{ field: 'id', code: 'LAST_API_KEY' }] });
+
+    const revoked = await gql(s.a, 'mutation($id: ID!) { revokeApiKey(id: $id) { revokedId userErrors { field } } }', { id: apiKey.id });
+    expect(revoked.data!.revokeApiKey).toEqual({ revokedId: apiKey.id, userErrors: [] });
+    expect((await withKey(s, key).request('GET', '/v1/checks')).status).toBe(401);
   });
 
   it('documents the routes in the OpenAPI contract', async () => {
