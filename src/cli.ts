@@ -8,7 +8,6 @@ import { loadAgentConfig } from './agent/load-agent-config.js';
 import { loadConfig } from './config.js';
 import { createExecutors } from './runner/create-executors.js';
 import { createSandbox } from './runner/sandbox/create-sandbox.js';
-import { sandboxOffRefusal } from './runner/sandbox/sandbox-off-refusal.js';
 import { createLookout, type Lookout } from './main.js';
 import { createMemoryEventBus } from './events/create-memory-event-bus.js';
 import { createRedisEventBus } from './events/create-redis-event-bus.js';
