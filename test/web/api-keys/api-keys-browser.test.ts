@@ -37,7 +37,7 @@ describe.skipIf(Boolean(skipReason))(`the console's API keys page in Chromium${s
     await tab.getByRole('button', { name: 'Create key' }).click();
     const shown = await tab.locator('[data-new-key]').textContent();
     expect(shown).toMatch(/^lo_[0-9a-f]{64}$/);
-    await tab.getByRole('cell', { name: 'Deploy pipeline' }).waitFor();
+    await tab.getByRole('cell', { name: 'Deploy pipeline', exact: true }).waitFor();
     await saveConsoleShot(tab, 'api-keys-created');
     const viaKey = await fetch(`${s.url}/v1/checks`, { headers: { authorization: `Bearer ${shown}` } });
     expect(viaKey.status).toBe(200);
@@ -49,7 +49,7 @@ describe.skipIf(Boolean(skipReason))(`the console's API keys page in Chromium${s
     await tab.getByText('Revoked Deploy pipeline: it no longer works.').waitFor();
     await saveConsoleShot(tab, 'api-keys-revoked');
     expect((await fetch(`${s.url}/v1/checks`, { headers: { authorization: `Bearer ${shown}` } })).status).toBe(401);
-    expect(await tab.getByRole('cell', { name: 'Deploy pipeline' }).count()).toBe(0);
+    expect(await tab.getByRole('cell', { name: 'Deploy pipeline', exact: true }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
   }, 120_000);
 });
