@@ -8,10 +8,12 @@ import { loadAgentConfig } from './agent/load-agent-config.js';
 import { loadConfig } from './config.js';
 import { createExecutors } from './runner/create-executors.js';
 import { createSandbox } from './runner/sandbox/create-sandbox.js';
-import { sandboxOffRefusal } from './runner/sandbox/sandbox-off-refusal.js';
 import { createLookout, type Lookout } from './main.js';
-import { createAccountWithKey, createKeyForAccount } from './service/bootstrap.js';
+import { createMemoryEventBus } from './events/create-memory-event-bus.js';
+import { createRedisEventBus } from './events/create-redis-event-bus.js';
+import { createRestAccountAdmin, createStoreAccountAdmin, type AccountAdmin } from './service/account-admin.js';
 import { createStore } from './store/create-store.js';
+import { readServerFile, writeInitialKeyFile } from './store/data-dir-files.js';
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -22,6 +24,8 @@ Commands:
   agent                                 Run a private-location (or data-center) agent: LOOKOUT_SERVICE_URL, LOOKOUT_AGENT_KEY
   migrate                               Apply pending database migrations and exit
   keys create --account <id> [--name N] Create an API key for an account and print it once
+  keys list --account <id>              List an account's API keys (never the keys)
+  keys revoke --account <id> <key id>   Revoke an API key: it stops working at once
   accounts create --name <name>         Create an account with a first API key and print both
 
 Options:
@@ -47,11 +51,16 @@ Settings: LOOKOUT_SERVICE_URL, LOOKOUT_AGENT_KEY, LOOKOUT_AGENT_CONCURRENCY, AGE
 
 Applies pending database migrations (DATABASE_URL, or the embedded database in LOOKOUT_DATA_DIR) and exits.`,
   keys: `Usage: lookout keys create --account <account id> [--name <name>]
+       lookout keys list --account <account id>
+       lookout keys revoke --account <account id> <key id>
 
-Creates an API key for an existing account and prints it once (it is stored hashed and never shown again).`,
+create prints a new API key once (it is stored hashed and never shown again); list shows each key's
+id, name, first and last characters, creation and last use; revoke ends a key at once.
+While a server runs on the embedded database (LOOKOUT_DATA_DIR), these go through its API with the
+token it wrote to lookout.server.json there; otherwise they work on the database directly.`,
   accounts: `Usage: lookout accounts create [--name <name>]
 
-Creates an account with a first API key and prints both.`,
+Creates an account with a first API key and prints both (through the running server, as keys does).`,
 };
 
 const isHelp = (arg: string | undefined) => arg === '-h' || arg === '--help' || arg === 'help';
@@ -98,12 +107,16 @@ async function serve(): Promise<void> {
   lookout = created;
   const { logger, bootstrap } = created;
   if (bootstrap.apiKey) {
-    // Printed once, on purpose outside the structured log: it is the only time the key is shown.
+    // The key goes to a file only its owner reads, never to stdout or the log, which are often kept
+    // and shared (journald, CI logs, docker logs); the log says where it is.
+    const keyFile = writeInitialKeyFile(created.config.dataDir, bootstrap.accountId, bootstrap.apiKey);
+    logger.info({ accountId: bootstrap.accountId, keyFile }, 'first start: account and API key created; the key is in the key file');
+    const base = url.replace('0.0.0.0', 'localhost');
     process.stdout.write(
-      `\n  Lookout created an account and an API key. Save the key now: it is not shown again.\n\n` +
-        `    Account id: ${bootstrap.accountId}\n    API key:    ${bootstrap.apiKey}\n\n` +
-        `  Open the console at ${url.replace('0.0.0.0', 'localhost')}/ and sign in with the key.\n` +
-        `  Try: curl -H "Authorization: Bearer ${bootstrap.apiKey}" ${url.replace('0.0.0.0', 'localhost')}/v1/checks\n` +
+      `\n  Lookout created an account and an API key.\n\n` +
+        `    Account id: ${bootstrap.accountId}\n    Key file:   ${keyFile}  (readable by you only)\n\n` +
+        `  Read the key with: tail -1 ${keyFile}\n` +
+        `  Open the console at ${base}/ and sign in with it; save it, then delete the file.\n` +
         `  Lost the key? Make another: lookout keys create --account ${bootstrap.accountId}\n\n`,
     );
   }
@@ -162,6 +175,72 @@ async function agent(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+/**
+ * Where `keys` and `accounts` do their work: through the server running on the embedded database
+ * (it holds the data folder alone), or on the database itself.
+ */
+async function accountAdmin(): Promise<AccountAdmin> {
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    const server = readServerFile(config.dataDir);
+    if (server && isAlive(server.pid)) return createRestAccountAdmin(server);
+  }
+  const store = await createStore(storeOptions());
+  // Running servers on the same PostgreSQL hear of revoked keys through Redis, when they share one.
+  const bus = config.redisUrl ? await createRedisEventBus({ url: config.redisUrl }) : createMemoryEventBus();
+  return createStoreAccountAdmin(store, bus, config.sandbox);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** `lookout keys create|list|revoke` and `lookout accounts create`. */
+async function accountCommand(command: 'keys' | 'accounts', sub: string | undefined, rest: string[]): Promise<number> {
+  const usage = COMMAND_USAGE[command]!;
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { account: { type: 'string' }, name: { type: 'string' } } });
+  const known = command === 'keys' ? ['create', 'list', 'revoke'] : ['create'];
+  if (!sub || !known.includes(sub)) {
+    process.stderr.write(`lookout: unknown command "${[command, sub].filter(Boolean).join(' ')}"\n\n${usage}\n`);
+    return 2;
+  }
+  if (command === 'keys' && !values.account) {
+    process.stderr.write(`keys ${sub} needs --account <account id>\n\n${usage}\n`);
+    return 2;
+  }
+  if (command === 'keys' && sub === 'revoke' && positionals.length !== 1) {
+    process.stderr.write(`keys revoke needs the id of the key to revoke (lookout keys list shows them)\n\n${usage}\n`);
+    return 2;
+  }
+  const admin = await accountAdmin();
+  try {
+    if (command === 'accounts') {
+      const made = await admin.createAccount(values.name ?? 'New account');
+      process.stdout.write(`account ${made.accountId}\nkey ${made.key}\n`);
+    } else if (sub === 'create') {
+      process.stdout.write(`${(await admin.createKey(values.account!, values.name ?? 'cli')).key}\n`);
+    } else if (sub === 'list') {
+      for (const k of await admin.listKeys(values.account!)) {
+        process.stdout.write(`${k.id}  ${k.prefix ?? ''}…${k.maskedKey.slice(-4)}  ${JSON.stringify(k.name)}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}\n`);
+      }
+    } else {
+      await admin.revokeKey(values.account!, positionals[0]!);
+      process.stdout.write(`revoked ${positionals[0]}\n`);
+    }
+    return 0;
+  } catch (err) {
+    process.stderr.write(`lookout: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await admin.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   if (isHelp(command)) {
@@ -200,38 +279,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write('migrations applied\n');
     return 0;
   }
-  if (command === 'keys' && sub === 'create') {
-    const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, name: { type: 'string' } } });
-    if (!values.account) {
-      process.stderr.write(`keys create needs --account <account id>\n\n${COMMAND_USAGE.keys}\n`);
-      return 2;
-    }
-    const store = await createStore(storeOptions());
-    try {
-      const key = await createKeyForAccount(store, values.account, values.name ?? 'cli');
-      process.stdout.write(`${key}\n`);
-      return 0;
-    } finally {
-      await store.close();
-    }
-  }
-  if (command === 'accounts' && sub === 'create') {
-    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
-    const store = await createStore(storeOptions());
-    try {
-      // A server whose sandbox is off must stay single-account (see sandboxOffRefusal).
-      const refusal = sandboxOffRefusal(loadConfig().sandbox, (await store.accounts.count()) + 1);
-      if (refusal) {
-        process.stderr.write(`lookout: ${refusal}\n`);
-        return 1;
-      }
-      const made = await createAccountWithKey(store, { name: values.name ?? 'New account' });
-      process.stdout.write(`account ${made.accountId}\nkey ${made.apiKey}\n`);
-      return 0;
-    } finally {
-      await store.close();
-    }
-  }
+  if (command === 'keys' || command === 'accounts') return accountCommand(command, sub, rest);
   process.stderr.write(`lookout: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
   return 2;
 }

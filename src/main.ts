@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { Api, ApiContext } from './api/api-context.js';
@@ -8,6 +9,7 @@ import type { SubscriptionServer } from './graphql/subscriptions/create-subscrip
 import { SUBSCRIPTION_RESOLVER_MODULES } from './graphql/subscriptions/subscription-resolver-modules.js';
 import { loadConfig, type Config } from './config.js';
 import { bootstrap, checkBootstrapSettings, type BootstrapResult } from './service/bootstrap.js';
+import { SERVER_FILE, writeServerFile } from './store/data-dir-files.js';
 import { createCheckGroupService } from './service/check-group-service.js';
 import { createCheckService } from './service/check-service.js';
 import { createStore, type Store, type StoreOptions } from './store/create-store.js';
@@ -94,9 +96,10 @@ export interface LookoutOptions {
 export async function createLookout(options: LookoutOptions = {}): Promise<Lookout> {
   const config: Config = { ...loadConfig(), ...options.config };
   const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'lookout' } });
-  const store = await createStore(
-    options.storeOptions ?? (config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir }),
-  );
+  const storeOptions = options.storeOptions ?? (config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir });
+  const store = await createStore(storeOptions);
+  // An embedded database on disk is this process's alone (a lock guards it).
+  const embeddedDataDir = storeOptions.databaseUrl ? undefined : storeOptions.dataDir;
   // Set once the sandbox is made; a start that fails before that has none to close.
   let closeSandbox = () => {};
   try {
@@ -135,7 +138,12 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     sessionLeases.start();
     const testSessions = createTestSessionService({ store, bus, runner, logger, leases: sessionLeases, publicUrl: config.publicUrl });
     // Live results of `checkly test|trigger`: a broker on the API's port, fed from the bus.
-    const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store), logger, otherUpgradePaths: ['/graphql'] });
+    const mqtt = await createMqttBroker({ authenticate: mqttAuthenticator(store, bus), logger, otherUpgradePaths: ['/graphql'] });
+    // A revoked key's live-result connections end at once, in every process (the bus carries the revocation).
+    bus.subscribe('apiKeyRevoked', (event) => {
+      const dropped = mqtt.disconnectKey(event.keyHash);
+      if (dropped > 0) logger.info({ accountId: event.accountId, keyId: event.keyId, clients: dropped }, 'mqtt clients of a revoked API key disconnected');
+    });
     const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });
     const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: mqttRelay.publish });
     const testSessionRuns = createTestSessionRunService({
@@ -177,7 +185,11 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       agents,
       codeBundles: createCodeBundleStore({ dir: path.join(config.assetsDir, 'checkly-storage'), maxBytes: CODE_BUNDLE_MAX_BYTES }),
       metrics,
+      // The embedded database is this process's alone: the command line manages keys and accounts
+      // through the API then, with this token (written beside the data once listening, see listen()).
+      localAdminToken: embeddedDataDir && config.role !== 'runner' ? randomBytes(32).toString('hex') : undefined,
     };
+    let removeServerFile = () => {};
     const app = await createApi({ context, logger });
     observeHttpRequests(app, metrics);
     const servesApi = config.role !== 'runner';
@@ -259,11 +271,16 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
           // take them over; an API-only process runs just the sessions it accepted.
           await sessionLeases.resumeWith({ trigger: (s) => testSessions.resume(s), run: (s) => testSessionRuns.resume(s) });
         }
+        if (context.localAdminToken && embeddedDataDir) {
+          removeServerFile = writeServerFile(embeddedDataDir, { pid: process.pid, url: localUrlOf(app), token: context.localAdminToken });
+          logger.info({ file: path.resolve(embeddedDataDir, SERVER_FILE) }, 'command-line access file written (lookout keys, lookout accounts)');
+        }
         return url;
       },
       async close() {
         if (closed) return;
         closed = true;
+        removeServerFile();
         // Stop taking requests, then stop planning runs and let the ones in flight finish.
         await app.close();
         clearInterval(agentSweep);
@@ -291,4 +308,12 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     await store.close();
     throw err;
   }
+}
+
+/** Where a process on this machine reaches the server: loopback when it listens on every interface. */
+function localUrlOf(app: Api): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the server does not listen on a TCP port');
+  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '[::1]' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }

@@ -1,14 +1,17 @@
 import { createAccountService } from '../service/account-service.js';
+import { createApiKeyService } from '../service/api-key-service.js';
 import type { Api, ApiContext } from './api-context.js';
-import { AccountIdParams, AccountMemberQuery, AccountUpdate } from '../contract/account-schemas.js';
+import { AccountIdParams, AccountMemberQuery, AccountUpdate, ApiKeyCreate, ApiKeyIdParams } from '../contract/account-schemas.js';
 import { ref } from '../contract/response-shape.js';
-import { responses } from '../contract/route-responses.js';
+import { NO_CONTENT, responses } from '../contract/route-responses.js';
 
 const tags = ['Accounts'];
 
 /** `/v1/accounts` and the `/next` account and user routes CLIs call first. Only the caller's account exists here. */
-export function accountsRoutes(app: Api, { store }: ApiContext): void {
+export function accountsRoutes(app: Api, context: ApiContext): void {
+  const { store, bus } = context;
   const accounts = createAccountService({ store });
+  const apiKeys = createApiKeyService({ store, bus, logger: app.log, forget: (keyHash) => context.forgetApiKey?.(keyHash) });
 
   app.get('/v1/accounts', {
     schema: { operationId: 'listAccounts', tags, summary: "The caller's account, as a one-element array", response: responses({ 200: ref('AccountList') }) },
@@ -38,6 +41,31 @@ export function accountsRoutes(app: Api, { store }: ApiContext): void {
       querystring: AccountMemberQuery, response: responses({ 200: ref('AccountMemberPage') }),
     },
   }, async (req) => accounts.members(req.principal, req.query));
+  app.get('/v1/accounts/me/api-keys', {
+    schema: {
+      operationId: 'listApiKeys', tags, summary: "The account's API keys (name, first and last characters, created, last used)",
+      description: 'Never the keys themselves: a key is shown once, when it is created.',
+      response: responses({ 200: ref('ApiKeyList') }),
+    },
+  }, async (req) => apiKeys.list(req.principal));
+  app.post('/v1/accounts/me/api-keys', {
+    schema: {
+      operationId: 'createApiKey', tags, summary: 'Create an API key of the account; the answer holds the key, this once',
+      description: 'The key is stored as a hash: save it from this answer, it cannot be read again.',
+      body: ApiKeyCreate, response: responses({ 201: ref('CreatedApiKey') }),
+    },
+  }, async (req, reply) => reply.code(201).send(await apiKeys.create(req.principal, req.body)));
+  app.delete('/v1/accounts/me/api-keys/:keyId', {
+    schema: {
+      operationId: 'revokeApiKey', tags, summary: 'Revoke an API key: it stops working at once',
+      description: 'REST, GraphQL, open graphql-ws sockets and MQTT connections made with it are refused or closed at once, in every process. '
+        + 'The account\'s last key cannot be revoked (409 LAST_API_KEY): create another first. A key may revoke itself.',
+      params: ApiKeyIdParams, response: responses({ 204: NO_CONTENT }, 409),
+    },
+  }, async (req, reply) => {
+    await apiKeys.revoke(req.principal, req.params.keyId);
+    return reply.code(204).send();
+  });
   app.get('/v1/accounts/:accountId', {
     schema: { operationId: 'getAccount', tags, summary: 'An account by id (404 for any account but the caller\'s)', params: AccountIdParams, response: responses({ 200: ref('Account') }) },
   }, async (req) => accounts.get(req.principal, req.params.accountId));

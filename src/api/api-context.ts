@@ -57,6 +57,10 @@ export interface ApiContext {
   agents?: import('../service/agent-service.js').AgentService;
   /** What this process does and whether it leads the schedule now (`GET /health`). */
   processStatus?: () => ProcessStatus;
+  /** Drops a revoked key (by hash) from this process's key cache at once; create-api sets it. */
+  forgetApiKey?: (keyHash: string) => void;
+  /** Bearer token of the command line's `/v1/admin/...` routes (embedded database only; absent: not served). */
+  localAdminToken?: string;
 }
 
 /** `GET /health`: the process's role and its part in the schedule. */

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { hashApiKey } from '../domain/api-key.js';
 import { LookoutError } from '../domain/lookout-error.js';
+import type { EventBus } from '../events/event-bus.js';
 import type { KeyOwner } from '../store/accounts-repository.js';
 import type { Store } from '../store/create-store.js';
 
@@ -13,11 +14,15 @@ export type Principal = KeyOwner;
 const CACHE_TTL_MS = 10_000;
 const CACHE_MAX = 10_000;
 
+/** Checks a request's key; `forget` drops a revoked key's cached look-up, `close` stops listening for revocations. */
+export type Authenticator = ((req: FastifyRequest) => Promise<Principal>) & { forget(keyHash: string): void; close(): void };
+
 /**
  * Resolves `Authorization: Bearer <key>` to its account. Key look-ups are cached for a few seconds
- * (by hash), which keeps the hot read path to one query.
+ * (by hash), which keeps the hot read path to one query. With a bus, a key revoked in any process
+ * (`apiKeyRevoked`) is forgotten at once.
  */
-export function createAuthenticator(store: Store) {
+export function createAuthenticator(store: Store, bus?: EventBus): Authenticator {
   const cache = new Map<string, { owner: KeyOwner | null; until: number }>();
 
   async function owner(keyHash: string): Promise<KeyOwner | null> {
@@ -31,7 +36,7 @@ export function createAuthenticator(store: Store) {
     return found;
   }
 
-  return async function authenticate(req: FastifyRequest): Promise<Principal> {
+  const authenticate = async (req: FastifyRequest): Promise<Principal> => {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw new LookoutError('UNAUTHENTICATED', 'Missing or malformed Authorization header: expected "Bearer <API key>"');
@@ -46,4 +51,9 @@ export function createAuthenticator(store: Store) {
     }
     return found;
   };
+  const forget = (keyHash: string) => {
+    cache.delete(keyHash);
+  };
+  const unsubscribe = bus?.subscribe('apiKeyRevoked', (event) => forget(event.keyHash)) ?? (() => {});
+  return Object.assign(authenticate, { forget, close: unsubscribe });
 }

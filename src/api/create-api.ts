@@ -143,7 +143,9 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
     },
   });
 
-  const authenticate = createAuthenticator(store);
+  const authenticate = createAuthenticator(store, context.bus);
+  app.addHook('onClose', async () => authenticate.close());
+  context.forgetApiKey = authenticate.forget;
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (req) => {
     if (req.is404) return;

@@ -16,10 +16,16 @@ const EventStreamQuery = Type.Object({
  */
 export function eventsRoutes(app: Api, { bus }: ApiContext): void {
   const streams = createEventStreamService({ bus });
-  const open = new Set<EventStream>();
+  /** Open streams and the id of the key each was opened with. */
+  const open = new Map<EventStream, string>();
+  // A revoked key's streams end at once (the bus brings revocations from every process).
+  const unsubscribe = bus.subscribe('apiKeyRevoked', (event) => {
+    for (const [stream, keyId] of [...open]) if (keyId === event.keyId) stream.end();
+  });
   // Streams never finish on their own: without this, closing the server would wait for them forever.
   app.addHook('preClose', async () => {
-    for (const stream of [...open]) stream.end();
+    unsubscribe();
+    for (const stream of [...open.keys()]) stream.end();
   });
 
   app.get('/v1/events/stream', {
@@ -46,7 +52,7 @@ export function eventsRoutes(app: Api, { bus }: ApiContext): void {
         stop();
       },
     });
-    open.add(stream);
+    open.set(stream, req.principal.keyId);
     stop = streams.open(req.principal.accountId, req.query.types ?? [], (event) => stream.send({ id: ++seq, event: event.type, data: event }));
     stream.comment('connected');
   });

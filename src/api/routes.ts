@@ -1,4 +1,5 @@
 import type { Api, ApiContext } from './api-context.js';
+import { localAdminRoutes } from './local-admin-routes.js';
 import { accountsRoutes } from './accounts-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { checkResultsRoutes } from './check-results-routes.js';
@@ -47,6 +48,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   privateLocationsRoutes,
   agentsRoutes,
   accountsRoutes,
+  localAdminRoutes,
   catalogRoutes,
   staticIpsRoutes,
   badgesRoutes,

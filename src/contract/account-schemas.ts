@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { API_KEY_NAME_MAX } from '../domain/api-key.js';
 import { RUNTIME_IDS } from '../domain/catalog.js';
 import { AlertSettings } from './common.js';
 
@@ -26,3 +27,11 @@ export const AccountMemberQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Body of `POST /v1/accounts/me/api-keys`. */
+export const ApiKeyCreate = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: API_KEY_NAME_MAX, pattern: '\\S', description: 'What the key is for (shown in lists)' }) },
+  { additionalProperties: false },
+);
+
+export const ApiKeyIdParams = Type.Object({ keyId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });

@@ -151,5 +151,44 @@ export const AccountMemberPage = {
   properties: { members: { type: 'array', items: ref('AccountMember') }, length: { type: 'integer' }, nextId: { type: ['string', 'null'] } },
 };
 
+const API_KEY_FIELDS = {
+  id: { type: 'string', format: 'uuid' },
+  name: { type: 'string' },
+  prefix: { type: ['string', 'null'], description: 'The first characters of the key (`lo_` and 8 more); null for keys made before prefixes were kept' },
+  maskedKey: { type: 'string', description: 'The last four characters of the key, after eight asterisks' },
+  createdAt: DateTime,
+  lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'When the key last authenticated a request (to the minute); null when never' },
+};
+
+/** An API key of the account: never the key itself, nor its hash. */
+export const ApiKey = {
+  $id: 'ApiKey',
+  type: 'object',
+  description: 'An API key of the account (the key itself is shown only when it is created)',
+  required: ['id', 'name', 'prefix', 'maskedKey', 'createdAt', 'lastUsedAt'],
+  properties: API_KEY_FIELDS,
+};
+
+/** The answer of `POST /v1/accounts/me/api-keys`: the key, this once. */
+export const CreatedApiKey = {
+  $id: 'CreatedApiKey',
+  type: 'object',
+  description: 'A new API key with the key itself: it is stored hashed and never shown again',
+  required: ['id', 'name', 'prefix', 'maskedKey', 'createdAt', 'lastUsedAt', 'key'],
+  properties: { ...API_KEY_FIELDS, key: { type: 'string', description: 'The key; send it as `Authorization: Bearer <key>`' } },
+};
+
+/** The answer of `POST /v1/admin/accounts` (the command line's `lookout accounts create`). */
+export const AdminCreatedAccount = {
+  $id: 'AdminCreatedAccount',
+  type: 'object',
+  description: 'A new account and its first API key (shown this once)',
+  required: ['accountId', 'key'],
+  properties: { accountId: { type: 'string', format: 'uuid' }, key: { type: 'string' } },
+};
+
 /** Schemas of this file registered as named components. */
-export const ACCOUNT_VIEW_SCHEMAS = [Account, NextAccount, User, Location, Runtime, StaticIps, StaticIpsByRegion, AccountPlan, AccountMember, AccountMemberPage];
+export const ACCOUNT_VIEW_SCHEMAS = [
+  Account, NextAccount, User, Location, Runtime, StaticIps, StaticIpsByRegion, AccountPlan, AccountMember, AccountMemberPage, ApiKey, CreatedApiKey, AdminCreatedAccount,
+  { $id: 'ApiKeyList', type: 'array', items: ref('ApiKey'), description: "The account's API keys, oldest first" },
+];

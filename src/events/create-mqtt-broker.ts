@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
+import { hashApiKey } from '../domain/api-key.js';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 
 /** Resolves an MQTT username (account id) and password (API key) to the account, or null when refused. */
@@ -30,6 +31,8 @@ export interface MqttBroker {
   attach(server: Server): void;
   /** Clients connected now. */
   connectedClients(): number;
+  /** Disconnects every client that connected with the key of this hash (a revoked key); answers how many. */
+  disconnectKey(keyHash: string): number;
   /** Disconnects every client and stops accepting upgrades. */
   close(): Promise<void>;
 }
@@ -63,6 +66,8 @@ export async function createMqttBroker(options: MqttBrokerOptions): Promise<Mqtt
   const path = options.path ?? '/mqtt';
   const otherPaths = new Set(options.otherUpgradePaths ?? []);
   const accountOf = new WeakMap<Client, string>();
+  // The hash of the key each client connected with (never the key), so a revoked key's clients can be dropped.
+  const keyHashOf = new Map<Client, string>();
 
   const broker = new Aedes({
     authenticate(client, username, password, done) {
@@ -73,6 +78,7 @@ export async function createMqttBroker(options: MqttBrokerOptions): Promise<Mqtt
       authenticate(username, password.toString('utf8')).then((accountId) => {
         if (!accountId) return done(refused(4, 'bad account id or API key'), false);
         accountOf.set(client, accountId);
+        keyHashOf.set(client, hashApiKey(password.toString('utf8')));
         // Client ids are the client's to choose, so they are scoped to its account: a client of
         // another account reusing one must neither take this session over (aedes closes the
         // previous client of an id) nor be told it is present. Aedes keys sessions by client.id
@@ -95,6 +101,7 @@ export async function createMqttBroker(options: MqttBrokerOptions): Promise<Mqtt
     },
   });
   await broker.listen();
+  broker.on('clientDisconnect', (client) => keyHashOf.delete(client));
   broker.on('clientError', (client, err) => logger.debug({ err, clientId: client.id }, 'mqtt client error'));
   broker.on('connectionError', (_client, err) => logger.debug({ err }, 'mqtt connection error'));
 
@@ -127,6 +134,16 @@ export async function createMqttBroker(options: MqttBrokerOptions): Promise<Mqtt
       server.on('upgrade', onUpgrade);
     },
     connectedClients: () => broker.connectedClients,
+    disconnectKey(keyHash) {
+      let dropped = 0;
+      for (const [client, hash] of keyHashOf) {
+        if (hash !== keyHash) continue;
+        keyHashOf.delete(client);
+        client.close();
+        dropped++;
+      }
+      return dropped;
+    },
     close() {
       closing ??= (async () => {
         server?.off('upgrade', onUpgrade);

@@ -87,8 +87,21 @@ export interface MqttMessageEvent {
   message: unknown;
 }
 
+/**
+ * An API key was revoked: every process forgets it at once (key caches, open graphql-ws and MQTT
+ * connections made with it). Carries the key's sha-256, never the key. Internal: never on the
+ * public event stream.
+ */
+export interface ApiKeyRevokedEvent {
+  type: 'apiKeyRevoked';
+  accountId: string;
+  keyId: string;
+  keyHash: string;
+}
+
 export type LookoutEvent = CheckResultCreatedEvent | CheckStatusChangedEvent | AlertNotifiedEvent | TestSessionUpdatedEvent
-  | PublicContentChangedEvent | IncidentUpdatedEvent | MaintenanceUpdatedEvent | MaintenanceReminderDueEvent | MqttMessageEvent;
+  | PublicContentChangedEvent | IncidentUpdatedEvent | MaintenanceUpdatedEvent | MaintenanceReminderDueEvent | MqttMessageEvent
+  | ApiKeyRevokedEvent;
 export type LookoutEventType = LookoutEvent['type'];
 /** The event of one type. */
 export type EventOf<T extends LookoutEventType> = Extract<LookoutEvent, { type: T }>;

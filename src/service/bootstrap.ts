@@ -1,4 +1,4 @@
-import { hashApiKey, maskApiKey, newApiKey } from '../domain/api-key.js';
+import { apiKeyRecord, hashApiKey, newApiKey } from '../domain/api-key.js';
 import type { Store } from '../store/create-store.js';
 
 /** What bootstrapping did: an account and key exist; `apiKey` is set only when a key was made now. */
@@ -16,19 +16,9 @@ export async function createAccountWithKey(store: Store, input: { name: string; 
     const account = await repos.accounts.create({ id: input.id, name: input.name });
     const user = await repos.accounts.createUser({ accountId: account.id, name: 'Admin', email: 'admin@localhost' });
     const apiKey = input.apiKey ?? newApiKey();
-    await repos.accounts.createKey({ accountId: account.id, userId: user.id, name: input.keyName ?? 'bootstrap', keyHash: hashApiKey(apiKey), maskedKey: maskApiKey(apiKey) });
+    await repos.accounts.createKey({ accountId: account.id, userId: user.id, name: input.keyName ?? 'bootstrap', ...apiKeyRecord(apiKey) });
     return { accountId: account.id, apiKey };
   });
-}
-
-/** Adds a key to an existing account. */
-export async function createKeyForAccount(store: Store, accountId: string, name = 'cli') {
-  const account = await store.accounts.get(accountId);
-  if (!account) throw new Error(`Account ${accountId} does not exist`);
-  const user = await store.accounts.firstUser(accountId);
-  const apiKey = newApiKey();
-  await store.accounts.createKey({ accountId, userId: user?.id ?? null, name, keyHash: hashApiKey(apiKey), maskedKey: maskApiKey(apiKey) });
-  return apiKey;
 }
 
 /** Refuses malformed LOOKOUT_ACCOUNT_ID / LOOKOUT_API_KEY before anything starts. */
@@ -54,7 +44,7 @@ export async function bootstrap(store: Store, env: { accountId?: string; apiKey?
       if (owner && owner.accountId !== accountId) throw new Error('LOOKOUT_API_KEY already belongs to another account');
       if (!owner) {
         const user = await store.accounts.firstUser(accountId);
-        await store.accounts.createKey({ accountId, userId: user?.id ?? null, name: 'environment', keyHash: hashApiKey(env.apiKey), maskedKey: maskApiKey(env.apiKey) });
+        await store.accounts.createKey({ accountId, userId: user?.id ?? null, name: 'environment', ...apiKeyRecord(env.apiKey) });
       }
     }
     return { accountId, created: false };

@@ -22,6 +22,19 @@ export interface UserRow {
   created_at: Date;
 }
 
+/** An API key as stored: its hash and shown parts, never the key. */
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  user_id: string | null;
+  name: string;
+  key_hash: string;
+  masked_key: string;
+  prefix: string | null;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
 /** Who a key authenticates. */
 export interface KeyOwner {
   keyId: string;
@@ -83,21 +96,44 @@ export function createAccountsRepository(db: Queryable) {
       return row;
     },
 
-    async createKey(input: { accountId: string; userId: string | null; name: string; keyHash: string; maskedKey: string }): Promise<{ id: string }> {
-      const id = randomUUID();
-      await db.query(
-        'INSERT INTO api_keys (id, account_id, user_id, name, key_hash, masked_key) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key_hash) DO NOTHING',
-        [id, input.accountId, input.userId, input.name, input.keyHash, input.maskedKey],
+    /** Stores a key (by hash); a hash stored already is left as it is (the same key registered twice). */
+    async createKey(input: { accountId: string; userId: string | null; name: string; keyHash: string; maskedKey: string; prefix?: string }): Promise<ApiKeyRow> {
+      const [row] = await db.query<ApiKeyRow>(
+        `INSERT INTO api_keys (id, account_id, user_id, name, key_hash, masked_key, prefix) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (key_hash) DO NOTHING RETURNING *`,
+        [randomUUID(), input.accountId, input.userId, input.name, input.keyHash, input.maskedKey, input.prefix ?? null],
       );
-      return { id };
+      return row ?? (await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = $1', [input.keyHash]))[0]!;
     },
 
+    /**
+     * The key of this hash, if it exists, and marks it used. The mark is written at most once a
+     * minute per key, so a busy key costs no write per request (callers cache look-ups anyway).
+     */
     async findKey(keyHash: string): Promise<KeyOwner | undefined> {
-      const [row] = await db.query<{ id: string; account_id: string; user_id: string | null }>(
-        'SELECT id, account_id, user_id FROM api_keys WHERE key_hash = $1',
+      const [row] = await db.query<{ id: string; account_id: string; user_id: string | null; stale: boolean }>(
+        `SELECT id, account_id, user_id, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
+         FROM api_keys WHERE key_hash = $1`,
         [keyHash],
       );
+      if (row?.stale) await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [row.id]);
       return row && { keyId: row.id, accountId: row.account_id, userId: row.user_id };
+    },
+
+    /** The account's keys, oldest first. */
+    async listKeys(accountId: string): Promise<ApiKeyRow[]> {
+      return db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    },
+
+    async countKeys(accountId: string): Promise<number> {
+      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1', [accountId]);
+      return row?.n ?? 0;
+    },
+
+    /** Deletes one of the account's keys; answers what was deleted (its hash tells caches to forget it), or undefined. */
+    async deleteKey(accountId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+      const [row] = await db.query<ApiKeyRow>('DELETE FROM api_keys WHERE account_id = $1 AND id = $2 RETURNING *', [accountId, keyId]);
+      return row;
     },
   };
 }

@@ -142,18 +142,20 @@ describe('npm start', () => {
     let output = '';
     child.stderr.on('data', (d: Buffer) => (output += d));
     const ready = await new Promise<{ url: string; accountId: string; apiKey: string }>((resolve, reject) => {
-      let apiKey = '';
+      let keyFile = '';
       createInterface({ input: child.stdout }).on('line', (line) => {
         output += `${line}\n`;
-        apiKey ||= /API key:\s+(\S+)/.exec(line)?.[1] ?? '';
+        keyFile ||= /Key file:\s+(\S+)/.exec(line)?.[1] ?? '';
         if (line.startsWith('{')) {
           const entry = JSON.parse(line) as { msg?: string; url?: string; accountId?: string };
-          if (entry.msg === 'lookout listening') resolve({ url: entry.url!, accountId: entry.accountId!, apiKey });
+          // The first start's key is in a file only its owner reads, not in the output.
+          if (entry.msg === 'lookout listening') resolve({ url: entry.url!, accountId: entry.accountId!, apiKey: readFileSync(keyFile, 'utf8').trim().split('\n').at(-1)! });
         }
       });
       void exited.then((code) => reject(new Error(`npm start exited (${code}) before listening:\n${output}`)));
     });
     expect(ready.apiKey).toMatch(/^lo_/);
+    expect(output).not.toContain(ready.apiKey);
     const headers = { authorization: `Bearer ${ready.apiKey}`, 'content-type': 'application/json' };
     const created = await fetch(`${ready.url}/v1/checks/api`, {
       method: 'POST', headers,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,17 +39,21 @@ describe('the embedded server', { timeout: 180_000 }, () => {
     }
   });
 
-  it('prints a bootstrap key once on first start and shuts down cleanly on SIGINT', async () => {
+  it('writes a bootstrap key on first start to a file only its owner reads, prints where (never the key), and shuts down cleanly on SIGINT', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lookout-bootstrap-'));
     try {
       const server = await spawnServer({ LOOKOUT_DATA_DIR: dir, LOOKOUT_API_KEY: '', LOOKOUT_ACCOUNT_ID: '' });
-      const key = /API key:\s+(\S+)/.exec(server.output())?.[1];
-      expect(key).toBeDefined();
+      const keyFile = join(dir, 'initial-api-key');
+      expect(server.output()).toContain(`Key file:   ${keyFile}`);
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      const key = readFileSync(keyFile, 'utf8').trim().split('\n').at(-1)!;
+      expect(key).toMatch(/^lo_[0-9a-f]{64}$/);
+      expect(server.output()).not.toContain(key);
       expect((await fetch(`${server.url}/v1/checks`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
       server.child.kill('SIGINT');
       expect(await server.exited).toBe(0);
       const again = await spawnServer({ LOOKOUT_DATA_DIR: dir, LOOKOUT_API_KEY: '', LOOKOUT_ACCOUNT_ID: '' });
-      expect(again.output()).not.toContain('API key:');
+      expect(again.output()).not.toContain('Key file:');
       again.child.kill('SIGTERM');
       expect(await again.exited).toBe(0);
     } finally {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { GraphqlSettings } from '../graphql-settings.js';
+import { hashApiKey } from '../../domain/api-key.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { limitError } from '../cost-plugin.js';
 import { createInProcessDispatcher } from '../create-in-process-dispatcher.js';
@@ -59,11 +60,25 @@ export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, c
       return new GraphQLError(error.message, { extensions });
     },
   });
+  // A revoked key's sockets close at once, and it must authenticate again to open another. (With
+  // GRAPHQL_BACKEND_URL the bus is not the backend's: its sockets end within the authenticator's 10 s.)
+  const unsubscribe = bus.subscribe('apiKeyRevoked', (event) => {
+    authenticate.forgetAll();
+    const closed = server.closeWhere((headers) => bearerHash(headers.authorization) === event.keyHash);
+    if (closed > 0) logger.info({ accountId: event.accountId, keyId: event.keyId, sockets: closed }, 'graphql-ws sockets of a revoked API key closed');
+  });
   // Before the HTTP server closes: it would otherwise wait on upgraded sockets.
   app.addHook('preClose', async () => {
+    unsubscribe();
     await server.close();
     await authenticate.close();
     await ownService?.close();
   });
   return server;
+}
+
+/** The hash of a `Bearer <key>` header's key, as the service stores keys. */
+function bearerHash(authorization: string | undefined): string | null {
+  const match = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  return match ? hashApiKey(match[1]!) : null;
 }

@@ -36,7 +36,7 @@ const CACHE_MAX = 10_000;
 export function createRestAuthenticator(
   backend: string | (() => string) | Dispatcher,
   options: { cacheMs?: number } = {},
-): ConnectionAuthenticator & { close(): Promise<void> } {
+): ConnectionAuthenticator & { forgetAll(): void; close(): Promise<void> } {
   const cacheMs = options.cacheMs ?? 10_000;
   const cache = new Map<string, { accountId: string; until: number }>();
   let pool: Pool | null = null;
@@ -79,6 +79,10 @@ export function createRestAuthenticator(
     return { accountId: account.id };
   };
   return Object.assign(authenticate, {
+    /** Forgets every accepted credential (a key was revoked: the next socket asks the service again). */
+    forgetAll() {
+      cache.clear();
+    },
     async close() {
       await pool?.close();
       pool = null;

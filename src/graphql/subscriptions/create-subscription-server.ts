@@ -76,6 +76,11 @@ export interface SubscriptionServer {
    */
   monitor: EventEmitter;
   stats(): { sockets: number; sharedSubscriptions: number; subscribers: number; executions: number };
+  /**
+   * Closes with 4403 ("Forbidden") every socket whose `connection_init` credentials (as REST headers)
+   * pass `test`: a revoked key's sockets end at once. Answers how many it closed.
+   */
+  closeWhere(test: (headers: Readonly<Record<string, string>>) => boolean): number;
   /** Closes every socket (1001 "Going away") and stops accepting upgrades. */
   close(): Promise<void>;
 }
@@ -329,6 +334,17 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   return {
     monitor,
     stats: () => ({ sockets: wss.clients.size, ...fanOut.stats() }),
+    closeWhere(test) {
+      let closedSockets = 0;
+      for (const slice of slices) {
+        for (const state of slice) {
+          if (state.accountId === null || state.socket.readyState !== state.socket.OPEN || !test(state.headers)) continue;
+          state.socket.close(CloseCode.Forbidden, 'Forbidden: the API key was revoked');
+          closedSockets++;
+        }
+      }
+      return closedSockets;
+    },
     async close() {
       server.off('upgrade', onUpgrade);
       if (keepAlive) clearInterval(keepAlive);

@@ -8,6 +8,7 @@ import { useRoute } from '../shared/use-route.js';
 import { testSessionRoute } from '../test-sessions/test-session-route.js';
 import { useTheme, type Theme } from './use-theme.js';
 import { Variables } from '../variables/variables.js';
+import { ApiKeys } from '../api-keys/api-keys.js';
 
 // Screens visited less often load on first visit, keeping the initial JavaScript small.
 const CheckForm = lazy(() => import('../checks/check-form.js').then((m) => ({ default: m.CheckForm })));
@@ -47,6 +48,7 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
           <Link to="/variables" aria-current={section === 'variables' ? 'page' : undefined}>Variables</Link>
         </nav>
         <div className="topbar__tools">
+          <Link to="/api-keys" aria-current={path === '/api-keys' ? 'page' : undefined}>API keys</Link>
           <a href="/graphql">GraphiQL</a>
           <a href="/docs">API docs</a>
           <label htmlFor={themeId} className="visually-hidden">Colour theme</label>
@@ -72,6 +74,7 @@ function Screen({ path }: { path: string }) {
   if (path === '/checks' || path === '/checks/') return <CheckList />;
   if (path === '/checks/new') return <CheckForm />;
   if (path === '/variables') return <Variables />;
+  if (path === '/api-keys') return <ApiKeys />;
   if (path === '/groups' || path === '/groups/') return <Groups />;
   if (path === '/alert-channels' || path === '/alert-channels/') return <AlertChannels />;
   if (path === '/status-pages' || path === '/status-pages/') return <StatusPages />;
