@@ -74,21 +74,21 @@ describe('status page services built from checks (REST and GraphQL)', () => {
 
   it('shows the checks on the GraphQL service and sets them through the mutation, errors on the input key', async () => {
     const created = await gql(s.a, `mutation($input: StatusPageServiceInput!) {
-      createStatusPageService(input: $input) { statusPageService { serviceId autoIncident checks { id name } } userErrors { field code message } }
+      createStatusPageService(input: $input) { statusPageService { serviceId autoIncident linkedChecks { id name } } userErrors { field code message } }
     }`, { input: { name: 'GraphQL shop', checks: [mine.id], autoIncident: true } });
     expect(created.errors).toBeUndefined();
     const service = created.data.createStatusPageService.statusPageService;
-    expect(service).toMatchObject({ autoIncident: true, checks: [{ name: mine.name }] });
+    expect(service).toMatchObject({ autoIncident: true, linkedChecks: [{ name: mine.name }] });
     const refused = await gql(s.a, `mutation($id: ID!, $input: StatusPageServiceInput!) {
       updateStatusPageService(id: $id, input: $input) { statusPageService { serviceId } userErrors { field code } }
     }`, { id: service.serviceId, input: { name: 'GraphQL shop', checks: [theirs] } });
-    expect(refused.data.updateStatusPageService).toMatchObject({ statusPageService: null, userErrors: [{ field: ['input', 'checks', '0'] }] });
+    expect(refused.data.updateStatusPageService).toMatchObject({ statusPageService: null, userErrors: [{ field: 'checks.0' }] });
     // Reached through a page's card, the service still knows its checks.
     const slug = `checks-${randomUUID().slice(0, 8)}`;
     const page = await s.a.request('POST', '/v1/status-pages', { name: 'GQL page', url: slug, cards: [{ name: 'Shop', services: [{ id: service.serviceId }] }] });
-    const read = await gql(s.a, `query($id: ID!) { statusPage(id: $id) { cards { services { name checks { name } } } } }`, { id: page.body.id });
+    const read = await gql(s.a, `query($id: ID!) { statusPage(id: $id) { cards { services { name linkedChecks { name } } } } }`, { id: page.body.id });
     expect(read.errors).toBeUndefined();
-    expect(read.data.statusPage.cards[0].services[0].checks).toEqual([{ name: mine.name }]);
+    expect(read.data.statusPage.cards[0].services[0].linkedChecks).toEqual([{ name: mine.name }]);
   });
 
   it('takes the public state from the checks (some failing: partial, all failing: major) and the uptime bars from their results', async () => {

@@ -52,7 +52,7 @@ export const statusPageIncidentResolvers: Resolvers = {
     incidents: async (s, { open }, ctx) => (await loadersOf(ctx).allIncidents())
       .filter((i) => i.services.some((svc) => svc.id.toLowerCase() === s.id.toLowerCase()) && (open == null || isOpen(i) === open)),
     // A service nested in a page or an incident comes without its checks: its own read has them.
-    checks: async (s, _args, ctx, info) => {
+    linkedChecks: async (s, _args, ctx, info) => {
       const own = s.checks ?? (await loadersOf(ctx).serviceById.load(s.id.toLowerCase()))?.checks ?? [];
       const loaded = await Promise.all(own.map((c) => ctx.loaders.checkById.load(c.id, restCheckFields(info, false))));
       return loaded.filter((c) => c !== null);
