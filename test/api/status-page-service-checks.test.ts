@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql } from '../support/graphql.js';
-import { until } from '../support/until.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const SERVICES = '/v1/status-pages/services';
@@ -120,28 +119,5 @@ describe('status page services built from checks (REST and GraphQL)', () => {
     // Nobody wrote an incident: the checks alone moved the page.
     const incidents = (await s.a.request('GET', '/v1/status-pages/incidents?limit=100')).body.entries;
     expect(incidents.filter((i: { services: { id: string }[] }) => i.services.some((x) => x.id === service))).toEqual([]);
-  });
-
-  it('opens an incident on a service with autoIncident when its check alerts a failure, and resolves it on recovery', async () => {
-    const res = await s.a.request('POST', '/v1/checks/api?autoAssignAlerts=false', {
-      name: 'Auto incident check', frequency: 1440, locations: ['eu-west-1'], useGlobalAlertSettings: false,
-      alertSettings: { escalationType: 'RUN_BASED', runBasedEscalation: { failedRunThreshold: 1 }, reminders: { amount: 0, interval: 5 } },
-      request: { method: 'GET', url: target.url, assertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' }] },
-    });
-    expect(res.status).toBe(201);
-    const checkId = res.body.id as string;
-    const service = (await s.a.request('POST', SERVICES, { name: 'Auto API', autoIncident: true, checks: [{ id: checkId }] })).body.id;
-    const incidentsOfService = async () => ((await s.a.request('GET', '/v1/status-pages/incidents?limit=100')).body.entries as Record<string, any>[])
-      .filter((i) => i.services.some((x: { id: string }) => x.id === service));
-    target.state.healthy = true;
-    await s.a.request('POST', `/v1/checks/${checkId}/run`);
-    target.state.healthy = false;
-    await s.a.request('POST', `/v1/checks/${checkId}/run`);
-    const [opened] = await until(async () => ((await incidentsOfService()).length ? incidentsOfService() : null), 'an automatic incident');
-    expect(opened).toMatchObject({ name: 'Auto API: outage', severity: 'MAJOR', lastUpdateStatus: 'INVESTIGATING', checkId });
-    target.state.healthy = true;
-    await s.a.request('POST', `/v1/checks/${checkId}/run`);
-    await until(async () => (await incidentsOfService())[0]?.lastUpdateStatus === 'RESOLVED', 'the automatic incident resolved');
-    expect(await incidentsOfService()).toHaveLength(1);
   });
 });
