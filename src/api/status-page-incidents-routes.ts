@@ -42,7 +42,7 @@ export function statusPageIncidentsRoutes(app: Api, { statusPageIncidents: spi }
 
   app.put('/v1/status-pages/services/:serviceId', {
     schema: {
-      operationId: 'updateStatusPageService', tags: serviceTags, summary: 'Rename a status page service',
+      operationId: 'updateStatusPageService', tags: serviceTags, summary: 'Update a status page service (name, checks, automatic incidents)',
       params: ServiceParams, body: ServiceBody, response: responses({ 200: ref('StatusPageService') }),
     },
   }, async (req) => spi.services.update(req.principal.accountId, req.params.serviceId, req.body));

@@ -13,6 +13,7 @@ export const STATUS_PAGE_LIMITS = {
   incidentName: 255,
   description: 10_000,
   servicesPerIncident: 100,
+  checksPerService: 100,
   updatesPerWrite: 100,
 } as const;
 
@@ -26,10 +27,19 @@ export const StatusPageCursorQuery = Type.Object({
   nextId: Type.Optional(Type.String({ format: 'uuid', description: 'The nextId of the previous page' })),
 }, { additionalProperties: false });
 
-/** Body of `POST` and `PUT /v1/status-pages/services[/{serviceId}]`. */
+/**
+ * Body of `POST` and `PUT /v1/status-pages/services[/{serviceId}]`. `checks` and `autoIncident` are
+ * ours (the real API's service is a name only); on PUT, absent or null keeps what is stored.
+ */
 export const ServiceBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: STATUS_PAGE_LIMITS.serviceName, pattern: '\\S' }),
+  checks: opt(Type.Array(Type.Object({ id: Uuid, name: opt(Type.String({ maxLength: 2048 })) }, { additionalProperties: false }), {
+    maxItems: STATUS_PAGE_LIMITS.checksPerService,
+    description: 'Checks of this account the service\'s public state and uptime come from, each once, in the order shown ([]: none; a read\'s `name` may be sent back)',
+  })),
+  autoIncident: opt(Type.Boolean({ description: 'Open an incident on the service when its checks fail and resolve it when they recover (default false)' })),
 }, { additionalProperties: false });
+export type ServiceBodyType = Type.Static<typeof ServiceBody>;
 
 /** A service an incident affects: its id (a read's `name` and `accountId` may be sent back and are ignored). */
 const ServiceRef = Type.Object({ id: Uuid }, { additionalProperties: false });

@@ -10,11 +10,20 @@ export const StatusPageService = {
   $id: 'StatusPageService',
   type: 'object',
   description: 'A service status pages show and incidents affect; shared by every page that shows it',
-  required: ['id', 'name', 'accountId', 'created_at', 'updated_at'],
+  required: ['id', 'name', 'accountId', 'autoIncident', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
     accountId: { type: 'string', format: 'uuid' },
+    autoIncident: { type: 'boolean', description: 'Opens an incident on the service when its checks fail, resolves it when they recover' },
+    checks: {
+      type: 'array',
+      description: 'The checks its public state and uptime come from, in the order shown (on the services routes; left out where a service is nested in a page or an incident)',
+      items: {
+        type: 'object', required: ['id', 'name'], additionalProperties: false,
+        properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } },
+      },
+    },
     created_at: DateTime,
     updated_at: NullableDateTime,
   },

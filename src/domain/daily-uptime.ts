@@ -1,6 +1,7 @@
 import type { IncidentSeverity } from './service-state.js';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** Severities whose time counts as downtime; MINOR is degraded only and keeps the service "up". */
 export const DOWNTIME_SEVERITIES: ReadonlySet<IncidentSeverity> = new Set(['MEDIUM', 'MAJOR', 'CRITICAL']);
@@ -18,6 +19,17 @@ export interface UptimeMaintenance {
   end: Date;
 }
 
+/**
+ * One hour of a service's check results: the share of its checks' FINAL runs in that hour that
+ * failed, and that were degraded (each check that ran weighs the same, see serviceResultHours).
+ */
+export interface ResultHour {
+  /** Start of the hour, ms since the epoch. */
+  start: number;
+  failureShare: number;
+  degradedShare: number;
+}
+
 export interface UptimeInput {
   incidents: readonly UptimeIncident[];
   /** Only maintenances that are excluded from uptime: leave out those with `showAffectedServices: false`. */
@@ -27,6 +39,8 @@ export interface UptimeInput {
   days: number;
   /** When the service was created: time before it has no data. */
   createdAt: Date;
+  /** Hours of check results of a service built from checks; absent or empty: incidents alone. */
+  results?: readonly ResultHour[];
 }
 
 export interface UptimeDay {
@@ -34,9 +48,9 @@ export interface UptimeDay {
   date: string;
   /** Time of the day that counts: after creation, up to `now`, outside maintenance. */
   measuredMs: number;
-  /** Measured time covered by a MEDIUM, MAJOR or CRITICAL incident. */
+  /** Measured time covered by a MEDIUM, MAJOR or CRITICAL incident, or failing checks' share (the larger). */
   downtimeMs: number;
-  /** Measured time covered only by MINOR incidents. */
+  /** Measured time covered only by MINOR incidents, or degraded checks' share (the larger), outside downtime. */
   degradedMs: number;
   /** 100 × (measured − downtime) / measured; null when nothing was measured (no data). */
   uptime: number | null;
@@ -90,6 +104,18 @@ function percent(measured: number, down: number): number | null {
   return measured > 0 ? (100 * (measured - down)) / measured : null;
 }
 
+/** Downtime and degraded time the result hours give within the measured spans of one day. */
+function resultTime(hours: readonly ResultHour[], measured: readonly Span[]): { down: number; degraded: number } {
+  let down = 0;
+  let degraded = 0;
+  for (const h of hours) {
+    const inHour = total(clip(measured, [h.start, h.start + HOUR_MS]));
+    down += h.failureShare * inHour;
+    degraded += h.degradedShare * inHour;
+  }
+  return { down: Math.round(down), degraded: Math.round(degraded) };
+}
+
 /**
  * The per-day uptime bars of one service: uptime = (total − downtime) / total, "driven by
  * incidents, not check results" (status-pages-reference.md §2). Rules:
@@ -102,7 +128,11 @@ function percent(measured: number, down: number): number | null {
  * - overlapping incidents count once; degraded time under downtime counts as downtime only;
  * - maintenance is cut from both the downtime and the day's length ("maintenance overlapping incident
  *   downtime is excluded"), so a day entirely in maintenance has no data;
- * - an open incident runs until `now`.
+ * - an open incident runs until `now`;
+ * - for a service built from checks, each hour of results counts its failure share of that hour's
+ *   measured time (maintenance and time outside the window cut first) as downtime and its
+ *   degraded share as degraded; per day the larger of the incidents' and the results' downtime
+ *   counts (the worst wins), likewise for degraded time.
  */
 export function dailyUptime(input: UptimeInput): DailyUptime {
   const now = input.now.getTime();
@@ -112,6 +142,11 @@ export function dailyUptime(input: UptimeInput): DailyUptime {
   const minor = union(input.incidents.filter((i) => !DOWNTIME_SEVERITIES.has(i.severity)).map((i) => [i.start.getTime(), close(i.end)] as const));
   const maintenance = union(input.maintenances.map((m) => [m.start.getTime(), m.end.getTime()] as const));
 
+  const hoursByDay = new Map<number, ResultHour[]>();
+  for (const h of input.results ?? []) {
+    const day = Math.floor(h.start / DAY_MS) * DAY_MS;
+    hoursByDay.set(day, [...(hoursByDay.get(day) ?? []), h]);
+  }
   const today = Math.floor(now / DAY_MS) * DAY_MS;
   const days: UptimeDay[] = [];
   let measuredSum = 0;
@@ -123,14 +158,16 @@ export function dailyUptime(input: UptimeInput): DailyUptime {
     const dayDown = subtract(clip(down, window), maintenance);
     const dayDegraded = subtract(subtract(clip(minor, window), dayDown), maintenance);
     const measuredMs = total(measured);
-    const downtimeMs = total(dayDown);
+    const fromResults = resultTime(hoursByDay.get(dayStart) ?? [], measured);
+    const downtimeMs = Math.max(total(dayDown), fromResults.down);
+    const degradedMs = Math.min(Math.max(total(dayDegraded), fromResults.degraded), measuredMs - downtimeMs);
     measuredSum += measuredMs;
     downSum += downtimeMs;
     days.push({
       date: new Date(dayStart).toISOString().slice(0, 10),
       measuredMs,
       downtimeMs,
-      degradedMs: total(dayDegraded),
+      degradedMs,
       uptime: percent(measuredMs, downtimeMs),
     });
   }

@@ -4,10 +4,21 @@ import type { IncidentStatus } from './incident-status-moves.js';
 /** What a check's triggerIncident asks for (REST `triggerIncident`). */
 export interface IncidentTrigger {
   serviceId: string;
+  /** Every service the incident affects (a check several auto-incident services are built from); default [serviceId]. */
+  serviceIds?: readonly string[];
   name: string;
   description?: string | null;
   severity?: string | null;
   notifySubscribers?: boolean | null;
+}
+
+/**
+ * The trigger of a check without its own `triggerIncident` that status page services with
+ * `autoIncident` are built from: one MAJOR incident on all of them, named after the first.
+ */
+export function serviceIncidentTrigger(services: readonly { id: string; name: string }[]): IncidentTrigger | null {
+  if (services.length === 0) return null;
+  return { serviceId: services[0]!.id, serviceIds: services.map((s) => s.id), name: `${services.map((s) => s.name).join(', ')}: outage`, severity: 'MAJOR', notifySubscribers: false };
 }
 
 /** The incident automation severity when the trigger names none. */

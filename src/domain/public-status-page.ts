@@ -1,4 +1,5 @@
-import { dailyUptime, type UptimeDay } from './daily-uptime.js';
+import { dailyUptime, type ResultHour, type UptimeDay } from './daily-uptime.js';
+import type { CheckHealth } from './next-check-status.js';
 import type { IncidentStatus } from './incident-status-moves.js';
 import { pageState, serviceState, type IncidentSeverity, type MaintenanceStatus, type ServiceState } from './service-state.js';
 
@@ -40,10 +41,26 @@ export interface PublicMaintenance {
   updates: PublicUpdate[];
 }
 
+/** A check a service is built from: its current health (null: never ran) and its runs per hour. */
+export interface PublicServiceCheck {
+  health: CheckHealth | null;
+  createdAt: Date;
+  hours: readonly CheckHour[];
+}
+
+/** One hour of one check's FINAL runs (monitoring only, not test sessions). */
+export interface CheckHour {
+  /** Start of the hour, ms since the epoch. */
+  start: number;
+  finalCount: number;
+  failureCount: number;
+  degradedCount: number;
+}
+
 export interface PublicCardInput {
   id: string;
   name: string;
-  services: { id: string; name: string; createdAt: Date }[];
+  services: { id: string; name: string; createdAt: Date; checks?: readonly PublicServiceCheck[] }[];
 }
 
 export interface PublicPageInput {
@@ -98,10 +115,32 @@ export function incidentSpan(incident: PublicIncident): { start: Date; end: Date
 }
 
 /**
+ * The result hours of a service from its checks' runs: per hour, the failure (degraded) share is
+ * the average over the checks that ran in it of their failed (degraded) share of runs, so each
+ * check weighs the same however often it runs.
+ */
+export function serviceResultHours(checks: readonly PublicServiceCheck[]): ResultHour[] {
+  const byHour = new Map<number, { failure: number; degraded: number; checks: number }>();
+  for (const check of checks) {
+    for (const h of check.hours) {
+      if (h.finalCount <= 0) continue;
+      const failure = h.failureCount / h.finalCount;
+      const sum = byHour.get(h.start) ?? { failure: 0, degraded: 0, checks: 0 };
+      byHour.set(h.start, { failure: sum.failure + failure, degraded: sum.degraded + Math.min(h.degradedCount / h.finalCount, 1 - failure), checks: sum.checks + 1 });
+    }
+  }
+  return [...byHour].sort(([a], [b]) => a - b)
+    .map(([start, s]) => ({ start, failureShare: s.failure / s.checks, degradedShare: s.degraded / s.checks }));
+}
+
+/**
  * What a public status page shows, from its cards, the incidents on its services and the
  * maintenances shown on it. States come from serviceState (open incidents, then active
  * maintenance), uptime bars from dailyUptime (incidents drive them; maintenance is excluded unless
- * it does not show affected services). Pure: the same input always renders the same page.
+ * it does not show affected services). A service built from checks also takes its state from their
+ * health (checksState) and its bars from their results (serviceResultHours; the worst of incidents
+ * and results wins), counting from its oldest check's creation. Pure: the same input always
+ * renders the same page.
  */
 export function publicStatusPage(input: PublicPageInput): PublicPageModel {
   const incidentsOf = new Map<string, PublicIncident[]>();
@@ -116,15 +155,19 @@ export function publicStatusPage(input: PublicPageInput): PublicPageModel {
     const services = card.services.map((service): PublicServiceModel => {
       const incidents = incidentsOf.get(service.id) ?? [];
       const maintenances = maintenancesOf.get(service.id) ?? [];
+      const checks = service.checks ?? [];
+      const since = checks.reduce((min, c) => (c.createdAt < min ? c.createdAt : min), service.createdAt);
       const uptime = dailyUptime({
         incidents: incidents.map((i) => ({ ...incidentSpan(i), severity: i.severity })),
         maintenances: maintenances.filter((m) => m.showAffectedServices && m.status !== 'CANCELLED' && m.status !== 'SCHEDULED')
           .map((m) => ({ start: m.startsAt, end: m.endsAt < input.now ? m.endsAt : input.now })),
         now: input.now,
         days: input.days,
-        createdAt: service.createdAt,
+        createdAt: since,
+        results: serviceResultHours(checks),
       });
-      return { id: service.id, name: service.name, state: serviceState(incidents, maintenances), uptime: uptime.uptime, days: uptime.days };
+      const state = serviceState(incidents, maintenances, checks.map((c) => c.health));
+      return { id: service.id, name: service.name, state, uptime: uptime.uptime, days: uptime.days };
     });
     const measured = services.filter((s) => s.uptime !== null);
     return {

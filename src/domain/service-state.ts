@@ -1,4 +1,5 @@
 import type { IncidentStatus } from './incident-status-moves.js';
+import type { CheckHealth } from './next-check-status.js';
 
 /** Incident severities of service-api.md. */
 export const INCIDENT_SEVERITIES = ['MINOR', 'MEDIUM', 'MAJOR', 'CRITICAL'] as const;
@@ -41,15 +42,32 @@ function worse(a: ServiceState, b: ServiceState): ServiceState {
 }
 
 /**
+ * What a service's checks say (checks that never ran say nothing): all failing → MAJOR_OUTAGE,
+ * some failing → PARTIAL_OUTAGE, any degraded → DEGRADED, otherwise OPERATIONAL.
+ */
+export function checksState(healths: readonly (CheckHealth | null)[]): ServiceState {
+  const known = healths.filter((h): h is CheckHealth => h !== null);
+  const failing = known.filter((h) => h === 'FAILING').length;
+  if (failing > 0) return failing === known.length ? 'MAJOR_OUTAGE' : 'PARTIAL_OUTAGE';
+  return known.includes('DEGRADED') ? 'DEGRADED' : 'OPERATIONAL';
+}
+
+/**
  * A service's current state. Open incidents (latest update not RESOLVED) decide it by their worst
  * severity; with none, an active maintenance (IN_PROGRESS or VERIFYING) makes it UNDER_MAINTENANCE;
  * otherwise OPERATIONAL. An open incident wins over maintenance: automatic incidents can be
  * suppressed during maintenance (`suppressAutoIncidents`), so an incident that is open anyway is
  * news visitors need, while the maintenance still shows in its own banner. Pass only maintenances
- * shown on the page (`statusPageVisibility.enabled`) that affect this service.
+ * shown on the page (`statusPageVisibility.enabled`) that affect this service. A service built
+ * from checks also takes the worse of that and checksState of their current health, except while
+ * it is under maintenance.
  */
-export function serviceState(incidents: readonly ServiceIncident[], maintenances: readonly ServiceMaintenance[]): ServiceState {
-  let state: ServiceState = maintenances.some((m) => ACTIVE_MAINTENANCE.has(m.status)) ? 'UNDER_MAINTENANCE' : 'OPERATIONAL';
+export function serviceState(
+  incidents: readonly ServiceIncident[], maintenances: readonly ServiceMaintenance[], checks: readonly (CheckHealth | null)[] = [],
+): ServiceState {
+  const underMaintenance = maintenances.some((m) => ACTIVE_MAINTENANCE.has(m.status));
+  // Failing checks during maintenance are the work going on, not news: maintenance shows instead.
+  let state: ServiceState = underMaintenance ? 'UNDER_MAINTENANCE' : checksState(checks);
   for (const incident of incidents) {
     if (incident.lastUpdateStatus !== 'RESOLVED') state = worse(state, SEVERITY_STATE[incident.severity]);
   }

@@ -18,6 +18,22 @@ export function incidentServiceIssues(sent: readonly { id: string }[], known: Re
 }
 
 /**
+ * Issues of the checks a service is built from: each a check of the account (`known`: the ids found,
+ * lower-case), once. Another account's check is "not found" exactly like an unknown one.
+ */
+export function serviceCheckIssues(sent: readonly { id: string }[], known: ReadonlySet<string>): Issue[] {
+  const issues: Issue[] = [];
+  const seen = new Set<string>();
+  sent.forEach((check, index) => {
+    const id = check.id.toLowerCase();
+    if (!known.has(id)) issues.push({ key: `checks.${index}.id`, message: `is not a check of this account (${check.id})` });
+    else if (seen.has(id)) issues.push({ key: `checks.${index}.id`, message: 'names a check listed before it' });
+    seen.add(id);
+  });
+  return issues;
+}
+
+/**
  * Issues of the statuses of updates posted in order on an incident whose status is `from`: each
  * status must be one of the four (incidentStatusMoveIssue), keyed `<key>.<index>.status`, or
  * `status` when `key` is empty (a single update).

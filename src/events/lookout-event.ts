@@ -44,8 +44,8 @@ export interface PublicContentChangedEvent {
   type: 'publicContentChanged';
   accountId: string;
   version: number;
-  subject: 'statusPage' | 'service' | 'incident' | 'maintenance' | 'dashboard' | 'subscription';
-  /** The id of the thing written (a status page, service, incident, maintenance window or dashboard). */
+  subject: 'statusPage' | 'service' | 'incident' | 'maintenance' | 'dashboard' | 'subscription' | 'check';
+  /** The id of the thing written (a status page, service, incident, maintenance window or dashboard), or of a check a service is built from whose status changed. */
   subjectId: string;
 }
 

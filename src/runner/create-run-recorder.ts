@@ -132,6 +132,20 @@ export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 2
     }
   }
 
+  /**
+   * A status page service built from this check shows its state: move the account's public content
+   * version on so cached pages are rebuilt on their next request, and tell open pages to refresh.
+   */
+  async function refreshPublicPages(accountId: string, checkId: string): Promise<void> {
+    try {
+      const version = await store.publicContentVersions.bumpIfCheckShown(accountId, checkId);
+      if (version !== null) await bus.publish({ type: 'publicContentChanged', accountId, version, subject: 'check', subjectId: checkId });
+    } catch (err) {
+      // The result is stored; pages catch up within the minute their model is cached for.
+      logger.error({ err, accountId, checkId }, 'refreshing status pages after a check status change failed');
+    }
+  }
+
   async function settle(batch: Waiting[], outcomes: RunOutcome[]): Promise<void> {
     for (let i = 0; i < batch.length; i++) {
       const { run: { input }, resolve, reject } = batch[i]!;
@@ -153,6 +167,7 @@ export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 2
           const { previous, current } = outcome.change;
           logger.info({ accountId: check.accountId, checkId: check.id, checkType: check.checkType, from: previous, to: current }, statusChangeMessage(previous, current));
           await publish({ type: 'checkStatusChanged', accountId: check.accountId, checkId: check.id, ...outcome.change });
+          await refreshPublicPages(check.accountId, check.id);
         }
         resolve(result);
       } catch (err) {

@@ -1,15 +1,20 @@
 import { isPageSession, pageSessionToken } from '../domain/page-session.js';
 import type { IncidentStatus } from '../domain/incident-status-moves.js';
-import { publicStatusPage, type PublicIncident, type PublicMaintenance, type PublicPageModel } from '../domain/public-status-page.js';
+import { checkHealth } from '../domain/next-check-status.js';
+import {
+  publicStatusPage, type CheckHour, type PublicIncident, type PublicMaintenance, type PublicPageModel, type PublicServiceCheck,
+} from '../domain/public-status-page.js';
 import type { IncidentSeverity, MaintenanceStatus } from '../domain/service-state.js';
 import type { Store } from '../store/create-store.js';
 import type { StatusPageRow } from '../store/status-pages-repository.js';
+import { createResultRollupsRepository } from '../store/result-rollups-repository.js';
 import { incidentViews } from './status-page-incident-view.js';
 import { createPageCache, type FoundPage } from './create-page-cache.js';
 
 export type { FoundPage } from './create-page-cache.js';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 /** Incidents a page loads at most (open ones and those of the bars' range). */
 const MAX_INCIDENTS = 500;
 /** Maintenances a page loads at most. */
@@ -34,6 +39,47 @@ export function createPublicStatusPageService(options: PublicStatusPageServiceOp
   const now = options.now ?? (() => new Date());
   const cache = createPageCache({ store, now });
   const find = cache.find;
+  const rollups = createResultRollupsRepository(store.db);
+
+  /**
+   * Runs per check and hour since `from`: hourly roll-ups up to their watermark, raw results after
+   * it (results are pruned only once rolled up, so the two never overlap nor leave a gap).
+   */
+  async function hoursOf(accountId: string, checkIds: string[], from: Date, at: Date): Promise<Map<string, CheckHour[]>> {
+    const byCheck = new Map<string, CheckHour[]>();
+    if (checkIds.length === 0) return byCheck;
+    const mark = (await rollups.watermarks()).hourly;
+    const split = mark && mark > from ? (mark < at ? mark : at) : from;
+    const query = (f: Date, t: Date) => ({ checkIds, from: f, to: t, bucketSeconds: 3600, byLocation: false });
+    const cells = [
+      ...(split > from ? await rollups.cells(accountId, 'hourly', query(from, split)) : []),
+      ...await rollups.cells(accountId, 'raw', query(split, new Date(at.getTime() + HOUR_MS))),
+    ];
+    for (const c of cells) {
+      const hour: CheckHour = { start: c.bucketStart! * 1000, finalCount: c.rollup.finalCount, failureCount: c.rollup.failureCount, degradedCount: c.rollup.degradedCount };
+      byCheck.set(c.checkId, [...(byCheck.get(c.checkId) ?? []), hour]);
+    }
+    return byCheck;
+  }
+
+  /** The checks each service is built from, with their health now and their runs per hour since `from`. */
+  async function checksOf(accountId: string, serviceIds: string[], from: Date, at: Date): Promise<Map<string, PublicServiceCheck[]>> {
+    const links = await store.statusPageServices.checksOf(accountId, serviceIds);
+    const checkIds = [...new Set(links.map((l) => l.check_id))];
+    const statuses = new Map((checkIds.length ? await store.checkStatuses.list(accountId, checkIds) : []).map((r) => [r.check_id, r]));
+    const hours = await hoursOf(accountId, checkIds, from, at);
+    const byService = new Map<string, PublicServiceCheck[]>();
+    for (const l of links) {
+      const status = statuses.get(l.check_id);
+      const check: PublicServiceCheck = {
+        health: status ? checkHealth({ hasFailures: status.has_failures, hasErrors: status.has_errors, isDegraded: status.is_degraded }) : null,
+        createdAt: l.created_at,
+        hours: hours.get(l.check_id) ?? [],
+      };
+      byService.set(l.service_id, [...(byService.get(l.service_id) ?? []), check]);
+    }
+    return byService;
+  }
 
   /**
    * The page's maintenances: a window affecting all services affects every service of the page; one
@@ -74,8 +120,12 @@ export function createPublicStatusPageService(options: PublicStatusPageServiceOp
       updates: v.incidentUpdates.map((u) => ({ id: u.id, description: u.description, status: u.status as IncidentStatus | null, at: new Date(u.publicIncidentUpdateDate) })),
     }));
     const maintenances = await maintenancesOf(page, serviceIds, new Date(at.getTime() - days * DAY_MS));
+    const firstBar = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS - (days - 1) * DAY_MS);
+    const checks = await checksOf(page.account_id, serviceIds, firstBar, at);
     return publicStatusPage({
-      cards: cards.map((c) => ({ id: c.id, name: c.name, services: c.services.map((s) => ({ id: s.id, name: s.name, createdAt: s.created_at })) })),
+      cards: cards.map((c) => ({
+        id: c.id, name: c.name, services: c.services.map((s) => ({ id: s.id, name: s.name, createdAt: s.created_at, checks: checks.get(s.id) ?? [] })),
+      })),
       incidents,
       maintenances,
       now: at,

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { IncidentStatus } from '../domain/incident-status-moves.js';
 import { LookoutError, assertValid, notFound } from '../domain/lookout-error.js';
 import { list, mergeUpdate, value, type Shape } from '../domain/merge-update.js';
-import { incidentServiceIssues, incidentUpdateStatusIssues } from '../domain/status-page-incident-issues.js';
+import { incidentServiceIssues, incidentUpdateStatusIssues, serviceCheckIssues } from '../domain/status-page-incident-issues.js';
 import type {
-  IncidentCreateBody, IncidentPutBody, IncidentUpdateCreateBody, IncidentUpdatePutBody,
+  ServiceBodyType, IncidentCreateBody, IncidentPutBody, IncidentUpdateCreateBody, IncidentUpdatePutBody,
 } from '../contract/status-page-incident-schemas.js';
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/event-bus.js';
 import type { Store } from '../store/create-store.js';
-import { LATEST_UPDATES, incidentViews, toIncidentUpdateView, toServiceView } from './status-page-incident-view.js';
+import { LATEST_UPDATES, incidentViews, serviceViews, toIncidentUpdateView, toServiceView } from './status-page-incident-view.js';
 import { createPublicWrite } from './status-page-public-write.js';
 import { recordIncidentProgress } from './record-incident-progress.js';
 import { enqueueIncidentUpdateNotifications } from './enqueue-subscriber-notification.js';
@@ -44,6 +44,23 @@ async function checkServices(repos: Repositories, accountId: string, sent: reado
   const found = await repos.statusPageServices.getMany(accountId, sent.map((s) => s.id));
   assertValid(incidentServiceIssues(sent, new Set(found.map((s) => s.id))));
   return sent.map((s) => s.id.toLowerCase());
+}
+
+/**
+ * Writes the checks a service body names (when it names them): each must be a check of the account,
+ * once, or a 400 naming `checks.N.id` (nothing written; another account's check is unknown here).
+ */
+async function writeServiceChecks(repos: Repositories, accountId: string, serviceId: string, sent: ServiceBodyType['checks']): Promise<void> {
+  if (sent == null) return;
+  const known = await repos.statusPageServices.existingChecks(accountId, sent.map((c) => c.id));
+  assertValid(serviceCheckIssues(sent, known));
+  await repos.statusPageServices.setChecks(accountId, serviceId, sent.map((c) => c.id.toLowerCase()));
+}
+
+async function readService(repos: Repositories, accountId: string, id: string) {
+  const row = await repos.statusPageServices.get(accountId, id);
+  if (!row) throw notFound('Service', id);
+  return (await serviceViews(repos, [row]))[0]!;
 }
 
 const updateValues = (u: { description: string; status?: string | null; publicIncidentUpdateDate?: string | null; notifySubscribers?: boolean | null }, now: Date) => ({
@@ -92,24 +109,28 @@ export function createStatusPageIncidentService({ store, bus, logger }: StatusPa
           if (!cursor) throw badCursor();
           after = { createdAt: cursor.created_at, id: cursor.id };
         }
-        return cursorPage(await store.statusPageServices.list(accountId, limit + 1, after), limit, (page) => page.map(toServiceView));
+        const page = cursorPage(await store.statusPageServices.list(accountId, limit + 1, after), limit, (p) => p);
+        return { ...page, entries: await serviceViews(store, page.entries) };
       },
 
-      async get(accountId: string, id: string) {
-        const row = await store.statusPageServices.get(accountId, id);
-        if (!row) throw notFound('Service', id);
-        return toServiceView(row);
-      },
+      get: (accountId: string, id: string) => readService(store, accountId, id),
 
-      async create(accountId: string, body: { name: string }) {
-        return publicWrite(accountId, 'service', async (tx) => toServiceView(await tx.statusPageServices.insert(accountId, randomUUID(), body.name)), (v) => v.id);
-      },
-
-      async update(accountId: string, id: string, body: { name: string }) {
+      async create(accountId: string, body: ServiceBodyType) {
         return publicWrite(accountId, 'service', async (tx) => {
-          const row = await tx.statusPageServices.update(accountId, id, body.name);
-          if (!row) throw notFound('Service', id);
-          return toServiceView(row);
+          const row = await tx.statusPageServices.insert(accountId, randomUUID(), { name: body.name, autoIncident: body.autoIncident ?? false });
+          await writeServiceChecks(tx, accountId, row.id, body.checks);
+          return readService(tx, accountId, row.id);
+        }, (v) => v.id);
+      },
+
+      /** Replaces the name; `checks` and `autoIncident` only when sent (absent or null keeps them). */
+      async update(accountId: string, id: string, body: ServiceBodyType) {
+        return publicWrite(accountId, 'service', async (tx) => {
+          const stored = await tx.statusPageServices.get(accountId, id, true);
+          if (!stored) throw notFound('Service', id);
+          await tx.statusPageServices.update(accountId, id, { name: body.name, autoIncident: body.autoIncident ?? stored.auto_incident });
+          await writeServiceChecks(tx, accountId, id, body.checks);
+          return readService(tx, accountId, id);
         }, (v) => v.id);
       },
 

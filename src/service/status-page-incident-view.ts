@@ -6,10 +6,20 @@ import type { StatusPageServiceRow } from '../store/status-page-services-reposit
 /** Updates an incident read shows, and the incident-updates list answers (the real API's "100 latest"). */
 export const LATEST_UPDATES = 100;
 
-export function toServiceView(row: StatusPageServiceRow) {
+/** A service's REST view; `checks` (its own routes only) are the checks it is built from, in order. */
+export function toServiceView(row: StatusPageServiceRow, checks?: readonly { check_id: string; name: string }[]) {
   return {
-    id: row.id, name: row.name, accountId: row.account_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at?.toISOString() ?? null,
+    id: row.id, name: row.name, accountId: row.account_id, autoIncident: row.auto_incident,
+    ...(checks ? { checks: checks.map((c) => ({ id: c.check_id, name: c.name })) } : {}),
+    created_at: row.created_at.toISOString(), updated_at: row.updated_at?.toISOString() ?? null,
   };
+}
+
+/** Services with their checks, in the order of `rows`. */
+export async function serviceViews(repos: Repositories, rows: StatusPageServiceRow[]) {
+  if (rows.length === 0) return [];
+  const checks = await repos.statusPageServices.checksOf(rows[0]!.account_id, rows.map((r) => r.id));
+  return rows.map((row) => toServiceView(row, checks.filter((c) => c.service_id === row.id)));
 }
 
 export function toIncidentUpdateView(row: StatusPageIncidentUpdateRow) {
@@ -29,7 +39,7 @@ function toIncidentView(row: StatusPageIncidentRow, services: StatusPageServiceR
     id: row.id,
     name: row.name,
     severity: row.severity,
-    services: services.map(toServiceView),
+    services: services.map((s) => toServiceView(s)),
     incidentUpdates: updates.map(toIncidentUpdateView),
     lastUpdateStatus: row.last_update_status as IncidentStatus,
     duration: row.duration,

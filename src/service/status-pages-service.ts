@@ -18,7 +18,7 @@ type Card = StatusPageCardRow & { services: StatusPageServiceRow[] };
 
 function toCardView(card: Card) {
   return {
-    id: card.id, name: card.name, services: card.services.map(toServiceView),
+    id: card.id, name: card.name, services: card.services.map((s) => toServiceView(s)),
     created_at: card.created_at.toISOString(), updated_at: card.updated_at?.toISOString() ?? null,
   };
 }

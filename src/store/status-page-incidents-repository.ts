@@ -97,7 +97,7 @@ export function createStatusPageIncidentsRepository(db: Queryable) {
     async servicesOf(incidentIds: readonly string[]): Promise<(StatusPageServiceRow & { incident_id: string })[]> {
       if (incidentIds.length === 0) return [];
       return db.query<StatusPageServiceRow & { incident_id: string }>(
-        `SELECT l.incident_id, s.id, s.account_id, s.name, s.created_at, s.updated_at
+        `SELECT l.incident_id, s.id, s.account_id, s.name, s.auto_incident, s.created_at, s.updated_at
          FROM status_page_incident_services l JOIN status_page_services s ON s.id = l.service_id
          WHERE l.incident_id = ANY($1::uuid[]) ORDER BY l.incident_id, l.position`,
         [incidentIds],

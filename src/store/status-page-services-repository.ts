@@ -6,11 +6,29 @@ export interface StatusPageServiceRow {
   id: string;
   account_id: string;
   name: string;
+  /** Opens an incident by itself when its checks fail, resolves it when they recover. */
+  auto_incident: boolean;
   created_at: Date;
   updated_at: Date | null;
 }
 
-const COLUMNS = 'id, account_id, name, created_at, updated_at';
+/** A check a service is built from, in the order shown. */
+export interface ServiceCheckRow {
+  service_id: string;
+  check_id: string;
+  name: string;
+  /** The check's tags (which maintenance windows cover it). */
+  tags: string[];
+  created_at: Date;
+}
+
+/** What a service write sets besides its id. */
+export interface ServiceValues {
+  name: string;
+  autoIncident: boolean;
+}
+
+const COLUMNS = 'id, account_id, name, auto_incident, created_at, updated_at';
 
 /** Status page services, scoped to one account in every statement. */
 export function createStatusPageServicesRepository(db: Queryable) {
@@ -41,20 +59,62 @@ export function createStatusPageServicesRepository(db: Queryable) {
       return newestFirstPage<StatusPageServiceRow>(db, 'status_page_services', COLUMNS, accountId, limit, after);
     },
 
-    async insert(accountId: string, id: string, name: string): Promise<StatusPageServiceRow> {
+    async insert(accountId: string, id: string, values: ServiceValues): Promise<StatusPageServiceRow> {
       const [row] = await db.query<StatusPageServiceRow>(
-        `INSERT INTO status_page_services (id, account_id, name) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-        [id, accountId, name],
+        `INSERT INTO status_page_services (id, account_id, name, auto_incident) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+        [id, accountId, values.name, values.autoIncident],
       );
       return row!;
     },
 
-    async update(accountId: string, id: string, name: string): Promise<StatusPageServiceRow | undefined> {
+    async update(accountId: string, id: string, values: ServiceValues): Promise<StatusPageServiceRow | undefined> {
       const [row] = await db.query<StatusPageServiceRow>(
-        `UPDATE status_page_services SET name = $3, updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-        [accountId, id, name],
+        `UPDATE status_page_services SET name = $3, auto_incident = $4, updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        [accountId, id, values.name, values.autoIncident],
       );
       return row;
+    },
+
+    /** The account's checks among `ids` (others' and unknown ones left out), held against a delete until the transaction ends. */
+    async existingChecks(accountId: string, ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db.query<{ id: string }>(
+        'SELECT id::text AS id FROM checks WHERE account_id = $1 AND id::text = ANY($2::text[]) FOR KEY SHARE',
+        [accountId, ids.map((id) => id.toLowerCase())],
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /** Replaces the checks of a service (ids of the account's checks, in the order shown). */
+    async setChecks(accountId: string, serviceId: string, checkIds: readonly string[]): Promise<void> {
+      await db.query('DELETE FROM status_page_service_checks WHERE service_id = $1 AND account_id = $2', [serviceId, accountId]);
+      if (checkIds.length === 0) return;
+      await db.query(
+        `INSERT INTO status_page_service_checks (service_id, check_id, account_id, position)
+         SELECT $1, c.id, $2, c.ord - 1 FROM unnest($3::uuid[]) WITH ORDINALITY AS c(id, ord)`,
+        [serviceId, accountId, checkIds],
+      );
+    },
+
+    /** The checks of these services, in each service's order. */
+    async checksOf(accountId: string, serviceIds: readonly string[]): Promise<ServiceCheckRow[]> {
+      if (serviceIds.length === 0) return [];
+      return db.query<ServiceCheckRow>(
+        `SELECT l.service_id, l.check_id, c.name, coalesce(ARRAY(SELECT jsonb_array_elements_text(c.data->'tags')), '{}') AS tags, c.created_at
+         FROM status_page_service_checks l JOIN checks c ON c.id = l.check_id AND c.account_id = l.account_id
+         WHERE l.account_id = $1 AND l.service_id = ANY($2::uuid[]) ORDER BY l.service_id, l.position`,
+        [accountId, serviceIds],
+      );
+    },
+
+    /** The services with automatic incidents that are built from this check. */
+    async autoIncidentServicesOf(accountId: string, checkId: string): Promise<StatusPageServiceRow[]> {
+      return db.query<StatusPageServiceRow>(
+        `SELECT ${COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM status_page_services s
+         JOIN status_page_service_checks l ON l.service_id = s.id AND l.account_id = s.account_id
+         WHERE s.account_id = $1 AND l.check_id = $2 AND s.auto_incident ORDER BY s.created_at, s.id FOR KEY SHARE OF s`,
+        [accountId, checkId],
+      );
     },
 
     /** The incidents that list the service (at most `limit`), oldest first. */

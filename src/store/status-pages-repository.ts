@@ -117,7 +117,7 @@ export function createStatusPagesRepository(db: Queryable) {
   async function cardServicesOf(pageIds: readonly string[]): Promise<(StatusPageServiceRow & { card_id: string })[]> {
     if (pageIds.length === 0) return [];
     return db.query<StatusPageServiceRow & { card_id: string }>(
-      `SELECT l.card_id, s.id, s.account_id, s.name, s.created_at, s.updated_at
+      `SELECT l.card_id, s.id, s.account_id, s.name, s.auto_incident, s.created_at, s.updated_at
        FROM status_page_cards c JOIN status_page_card_services l ON l.card_id = c.id JOIN status_page_services s ON s.id = l.service_id
        WHERE c.status_page_id = ANY($1::uuid[]) ORDER BY l.card_id, l.position`,
       [pageIds],

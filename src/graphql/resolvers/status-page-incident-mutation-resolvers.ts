@@ -1,5 +1,5 @@
 import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types.js';
-import { requireRestId, toGlobalId } from '../global-id.js';
+import { checkRestId, requireRestId, toGlobalId } from '../global-id.js';
 import { incidentRestId, incidentUpdateGlobalId, incidentUpdateRestIds, statusPageServiceRestId } from '../status-page-incident-ids.js';
 import { primeIncident } from '../status-page-incident-loaders.js';
 import type { IncidentUpdateParent, RestIncident, RestIncidentUpdate, RestStatusPageService } from '../status-page-incident-types.js';
@@ -22,6 +22,15 @@ const updateIdsOf = (id: string) => requireRestId(incidentUpdateRestIds(id), 'In
 export function incidentInputPath(restKey: string): string {
   return restKey.replace(/^incidentUpdates(?=\.|$)/, 'updates').replace(/^(services\.\d+)\.id$/, '$1');
 }
+
+/** A service's fields as REST takes them: checks as `[{id}]` (an id that can be no check is sent as given for REST to name). */
+function serviceBody(input: { checks?: readonly string[] | null } & Record<string, unknown>): Record<string, unknown> {
+  const { checks, ...fields } = input;
+  return checks == null ? fields : { ...fields, checks: checks.map((id) => ({ id: checkRestId(id) ?? id })) };
+}
+
+/** A service input's key for a key of REST's 400: `checks.N.id` is the input's `checks.N`. */
+const underServiceInput = (errors: UserError[]) => errors.map((e) => (e.field && e.code !== TOO_MANY_ERRORS ? { ...e, field: e.field.replace(/^(checks\.\d+)\.id$/, '$1') } : e));
 
 const underInput = (errors: UserError[]) => errors.map((e) => (e.field && e.code !== TOO_MANY_ERRORS ? { ...e, field: incidentInputPath(e.field) } : e));
 
@@ -46,15 +55,15 @@ const withIncident = (incidentId: string, update: RestIncidentUpdate | null): In
 
 const mutation: MutationResolvers = {
   createStatusPageService: async (_root, { input }, ctx) => {
-    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestStatusPageService>('POST', SERVICES, input)).body);
+    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestStatusPageService>('POST', SERVICES, serviceBody(input))).body);
     if (value) afterWrite(ctx);
-    return { statusPageService: value, userErrors };
+    return { statusPageService: value, userErrors: underServiceInput(userErrors) };
   },
   updateStatusPageService: async (_root, { id, input }, ctx) => {
     const restId = serviceIdOf(id);
-    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestStatusPageService>('PUT', `${SERVICES}/${restId}`, input)).body);
+    const { value, userErrors } = await withUserErrors(async () => (await ctx.rest.send<RestStatusPageService>('PUT', `${SERVICES}/${restId}`, serviceBody(input))).body);
     if (value) afterWrite(ctx);
-    return { statusPageService: value, userErrors };
+    return { statusPageService: value, userErrors: underServiceInput(userErrors) };
   },
   deleteStatusPageService: async (_root, { id }, ctx) => {
     const restId = serviceIdOf(id);

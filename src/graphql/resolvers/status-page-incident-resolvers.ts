@@ -5,7 +5,7 @@ import { isUuid, toGlobalId } from '../global-id.js';
 import type { NodeType } from '../node-type.js';
 import { incidentRestId, incidentUpdateGlobalId, incidentUpdateRestIds, statusPageServiceRestId } from '../status-page-incident-ids.js';
 import { primeIncident } from '../status-page-incident-loaders.js';
-import type { IncidentUpdateParent, RestIncident, RestIncidentPage, RestStatusPageServicePage } from '../status-page-incident-types.js';
+import type { IncidentUpdateParent, RestIncident, RestIncidentPage, RestStatusPageService, RestStatusPageServicePage } from '../status-page-incident-types.js';
 import { restCheckFields } from '../rest-check-fields.js';
 
 const loadersOf = (ctx: GraphqlContext) => ctx.loaders.statusPageIncidents;
@@ -51,6 +51,14 @@ export const statusPageIncidentResolvers: Resolvers = {
     // Batched: every service of the operation filters the one walk of the account's incidents.
     incidents: async (s, { open }, ctx) => (await loadersOf(ctx).allIncidents())
       .filter((i) => i.services.some((svc) => svc.id.toLowerCase() === s.id.toLowerCase()) && (open == null || isOpen(i) === open)),
+    // A service nested in a page or an incident comes without its checks: its own read has them.
+    linkedChecks: async (s, _args, ctx, info) => {
+      // The loader may hold the service as a card or an incident primed it (without checks): ask REST then.
+      const own = s.checks ?? (await ctx.rest.get<RestStatusPageService>(`/v1/status-pages/services/${encodeURIComponent(s.id)}`)).body.checks ?? [];
+      const loaded = await Promise.all(own.map((c) => ctx.loaders.checkById.load(c.id, restCheckFields(info, false))));
+      return loaded.filter((c) => c !== null);
+    },
+    autoIncident: (s) => s.autoIncident ?? false,
     createdAt: (s) => s.created_at,
     updatedAt: (s) => s.updated_at,
   },

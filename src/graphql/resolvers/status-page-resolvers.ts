@@ -56,7 +56,7 @@ async function accountChecks(ctx: GraphqlContext): Promise<RestCheck[]> {
 
 /** The event's subject as the schema spells it. */
 const SUBJECTS: Record<string, PublicContentSubject> = {
-  statusPage: 'STATUS_PAGE', service: 'SERVICE', incident: 'INCIDENT', maintenance: 'MAINTENANCE', subscription: 'SUBSCRIPTION',
+  statusPage: 'STATUS_PAGE', service: 'SERVICE', incident: 'INCIDENT', maintenance: 'MAINTENANCE', subscription: 'SUBSCRIPTION', check: 'CHECK',
 };
 
 /** Node types of this module: pages, cards and subscribers (whose ids carry their page's). */

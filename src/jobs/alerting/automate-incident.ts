@@ -38,11 +38,13 @@ export async function automateIncident(repos: Repositories, input: IncidentAutom
   });
   let incidentId: string;
   if (step.kind === 'open') {
-    const [service] = await repos.statusPageServices.getMany(accountId, [trigger.serviceId]);
-    if (!service) return { kind: 'service-missing', serviceId: trigger.serviceId };
+    const wanted = trigger.serviceIds ?? [trigger.serviceId];
+    const services = await repos.statusPageServices.getMany(accountId, wanted);
+    if (services.length === 0) return { kind: 'service-missing', serviceId: trigger.serviceId };
     incidentId = randomUUID();
     await repos.statusPageIncidents.insert(accountId, incidentId, { name: step.name, severity: step.severity, checkId });
-    await repos.statusPageIncidents.setServices(incidentId, [service.id]);
+    const found = new Set(services.map((s) => s.id));
+    await repos.statusPageIncidents.setServices(incidentId, wanted.map((id) => id.toLowerCase()).filter((id) => found.has(id)));
     const posted = await repos.statusPageIncidents.insertUpdate(accountId, incidentId, randomUUID(), update(step.status, step.description));
     await recordIncidentProgress(repos, accountId, incidentId, false);
     await enqueueIncidentUpdateNotifications(repos, accountId, incidentId, [posted]);

@@ -4,6 +4,7 @@ import {
 } from '../../domain/alert-state.js';
 import type { AlertProfile } from '../../domain/alert-profile.js';
 import { maintenanceEffects } from '../../domain/maintenance-effects.js';
+import { serviceIncidentTrigger } from '../../domain/incident-automation.js';
 import { combineParallelRun } from '../../domain/parallel-run.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { incidentViews } from '../../service/status-page-incident-view.js';
@@ -116,8 +117,12 @@ export function createRunJudge(options: RunJudgeOptions): RunJudge {
     }
     await repos.alertStates.save(accountId, checkId, { state: transition.state, lastAlertId }, now);
     // Incident automation follows the alerts a run raises: a muted check raises none, so opens none.
-    const trigger = check.row.data.triggerIncident;
-    const incident = transition.alerts.length > 0 && !profile.muted && trigger && !maintenance?.suppressAutoIncidents
+    const automate = transition.alerts.length > 0 && !profile.muted && !maintenance?.suppressAutoIncidents;
+    // The check's own triggerIncident wins; else the status page services with autoIncident built from it.
+    const trigger = automate
+      ? check.row.data.triggerIncident ?? serviceIncidentTrigger(await repos.statusPageServices.autoIncidentServicesOf(accountId, checkId))
+      : null;
+    const incident = automate && trigger
       ? await automateIncident(repos, { accountId, checkId, checkName: check.row.name, trigger, alerts: transition.alerts, now })
       : null;
     return { state: transition.state, queued, incident, silencedBy: maintenance?.silenced ? maintenance.windowIds : null };

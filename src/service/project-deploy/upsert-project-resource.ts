@@ -2,7 +2,7 @@ import { AlertChannelCreate, AlertChannelUpdate } from '../../contract/alert-cha
 import { DashboardBody, type DashboardBodyInput } from '../../contract/dashboard-schemas.js';
 import { MaintenanceWindowCreate, MaintenanceWindowPut } from '../../contract/maintenance-window-schemas.js';
 import { PrivateLocationCreate, PrivateLocationUpdate } from '../../contract/private-location-schemas.js';
-import { ServiceBody } from '../../contract/status-page-incident-schemas.js';
+import { ServiceBody, type ServiceBodyType } from '../../contract/status-page-incident-schemas.js';
 import { StatusPageBody, type StatusPageBodyType } from '../../contract/status-page-schemas.js';
 import { validateBody } from '../../contract/validation.js';
 import { CHECK_TYPES, type CheckType } from '../../domain/catalog.js';
@@ -76,7 +76,7 @@ const UPSERTS: Record<(typeof UPSERTED_KINDS)[number], Upsert> = {
   },
 
   async 'status-page-service'({ services: { pageServices }, accountId }, payload, existing) {
-    const body = validateBody<{ name: string }>(ServiceBody, payload);
+    const body = validateBody<ServiceBodyType>(ServiceBody, payload);
     const view = existing ? await pageServices.update(accountId, existing, body) : await pageServices.create(accountId, body);
     return view.id;
   },
