@@ -2,16 +2,11 @@ import './default-node-env.js';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { pino } from 'pino';
-import { createAgent, localSecretsOf } from './agent/create-agent.js';
-import { loadAgentConfig } from './agent/load-agent-config.js';
 import { loadConfig } from './config.js';
-import { createExecutors } from './runner/create-executors.js';
-import { createSandbox } from './runner/sandbox/create-sandbox.js';
-import { sandboxOffRefusal } from './runner/sandbox/sandbox-off-refusal.js';
-import { createLookout, type Lookout } from './main.js';
-import { createAccountWithKey, createKeyForAccount } from './service/bootstrap.js';
-import { createStore } from './store/create-store.js';
+import type { Lookout } from './main.js';
+
+// Everything heavier than the settings (fastify, Apollo, PGlite, playwright, aedes, gRPC…) is
+// imported by the command that needs it, so `lookout --help` and a mistyped command answer at once.
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -56,9 +51,11 @@ Creates an account with a first API key and prints both.`,
 
 const isHelp = (arg: string | undefined) => arg === '-h' || arg === '--help' || arg === 'help';
 
-function storeOptions() {
+/** Opens the database the settings name (running pending migrations), for the one-shot commands. */
+async function openStore() {
   const config = loadConfig();
-  return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
+  const { createStore } = await import('./store/create-store.js');
+  return createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
 }
 
 /**
@@ -93,6 +90,7 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 
+  const { createLookout } = await import('./main.js');
   const created = await createLookout();
   const url = await created.listen();
   lookout = created;
@@ -134,6 +132,10 @@ function close(lookout: Lookout, signal: string): void {
 }
 
 async function agent(): Promise<void> {
+  const [{ pino }, { createAgent, localSecretsOf }, { loadAgentConfig }, { createExecutors }, { createSandbox }] = await Promise.all([
+    import('pino'), import('./agent/create-agent.js'), import('./agent/load-agent-config.js'),
+    import('./runner/create-executors.js'), import('./runner/sandbox/create-sandbox.js'),
+  ]);
   const settings = loadAgentConfig(process.env);
   const logger = pino({ level: settings.logLevel, base: { service: 'lookout-agent' } });
   // The runner's executors and sandbox, with the agent's own folder for the files they keep.
@@ -195,7 +197,7 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'migrate') {
-    const store = await createStore(storeOptions());
+    const store = await openStore();
     await store.close();
     process.stdout.write('migrations applied\n');
     return 0;
@@ -206,7 +208,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`keys create needs --account <account id>\n\n${COMMAND_USAGE.keys}\n`);
       return 2;
     }
-    const store = await createStore(storeOptions());
+    const store = await openStore();
+    const { createKeyForAccount } = await import('./service/bootstrap.js');
     try {
       const key = await createKeyForAccount(store, values.account, values.name ?? 'cli');
       process.stdout.write(`${key}\n`);
@@ -217,7 +220,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'accounts' && sub === 'create') {
     const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
-    const store = await createStore(storeOptions());
+    const store = await openStore();
+    const [{ sandboxOffRefusal }, { createAccountWithKey }] = await Promise.all([
+      import('./runner/sandbox/sandbox-off-refusal.js'), import('./service/bootstrap.js'),
+    ]);
     try {
       // A server whose sandbox is off must stay single-account (see sandboxOffRefusal).
       const refusal = sandboxOffRefusal(loadConfig().sandbox, (await store.accounts.count()) + 1);
