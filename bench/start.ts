@@ -13,6 +13,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensureServerBuild } from '../bin/server-build.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const LAUNCHER = path.join(ROOT, 'bin/lookout.js');
@@ -77,6 +78,8 @@ async function measureStart(dataDir: string, idleSeconds: number): Promise<Start
   return { toListeningMs, cpuAtListening, cpuIdle: idle.cpuSeconds, rssIdleMb: idle.rssMb, lines };
 }
 
+// The first --help below is then the first run after a build (the nearest to cold this machine allows).
+await ensureServerBuild();
 const helpRuns = Number(values['help-runs']);
 const idleSeconds = Number(values['idle-seconds']);
 console.log(`date ${new Date().toISOString()}, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -85,6 +85,13 @@ export async function buildServer() {
   return modules.length;
 }
 
+/** Builds dist/ when serverBuildProblem() finds it missing or stale; resolves to whether it built. */
+export async function ensureServerBuild() {
+  if (serverBuildProblem() === null) return false;
+  await buildServer();
+  return true;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = Date.now();
   const count = await buildServer();

@@ -90,11 +90,16 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 
+  // The logger first: loading the server's modules is the first long step of a start.
+  const [{ pino }, { createStartProgress }] = await Promise.all([import('pino'), import('./jobs/create-start-progress.js')]);
+  const logger = pino({ level: config.logLevel, base: { service: 'lookout' } });
+  const progress = createStartProgress({ logger });
+  progress.step('loading the server');
   const { createLookout } = await import('./main.js');
-  const created = await createLookout();
+  const created = await createLookout({ logger, progress });
   const url = await created.listen();
   lookout = created;
-  const { logger, bootstrap } = created;
+  const { bootstrap } = created;
   if (bootstrap.apiKey) {
     // Printed once, on purpose outside the structured log: it is the only time the key is shown.
     process.stdout.write(

@@ -17,6 +17,7 @@ import { createRedisEventBus } from './events/create-redis-event-bus.js';
 import { alertingOptionsFromConfig, createAlerting } from './jobs/alerting/create-alerting.js';
 import { createSubscriberNotifier } from './jobs/subscriber-notifications/create-subscriber-notifier.js';
 import { createRunner, type Runner } from './runner/create-runner.js';
+import { createStartProgress, type StartProgress } from './jobs/create-start-progress.js';
 import { createMaintenancePauses, type MaintenancePauses } from './jobs/create-maintenance-pauses.js';
 import { createExecutors } from './runner/create-executors.js';
 import { createSandbox } from './runner/sandbox/create-sandbox.js';
@@ -85,6 +86,8 @@ export interface LookoutOptions {
   /** Store options override (tests: in-memory PGlite or a PostgreSQL schema). */
   storeOptions?: StoreOptions;
   logger?: Logger;
+  /** Where the start says which step it is at (`lookout serve` makes one before loading these modules). */
+  progress?: StartProgress;
 }
 
 /**
@@ -94,9 +97,23 @@ export interface LookoutOptions {
 export async function createLookout(options: LookoutOptions = {}): Promise<Lookout> {
   const config: Config = { ...loadConfig(), ...options.config };
   const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'lookout' } });
-  const store = await createStore(
-    options.storeOptions ?? (config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir }),
-  );
+  const progress = options.progress ?? createStartProgress({ logger });
+  const storeOptions = options.storeOptions ?? (config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir });
+  // The database's location, never its URL (which may carry a password).
+  progress.step('opening database', storeOptions.databaseUrl ? { storage: 'postgresql' } : { storage: 'pglite', dataDir: storeOptions.dataDir ?? 'memory' });
+  let store: Store;
+  try {
+    store = await createStore({
+      ...storeOptions,
+      migrationProgress: {
+        pending: (count) => progress.step(`applying ${count} migration${count === 1 ? '' : 's'}`, { migrations: count }),
+        applied: (name, done, of) => progress.detail({ applied: `${done}/${of}`, last: name }),
+      },
+    });
+  } catch (err) {
+    progress.close();
+    throw err;
+  }
   // Set once the sandbox is made; a start that fails before that has none to close.
   let closeSandbox = () => {};
   try {
@@ -175,6 +192,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       codeBundles: createCodeBundleStore({ dir: path.join(config.assetsDir, 'checkly-storage'), maxBytes: CODE_BUNDLE_MAX_BYTES }),
       metrics,
     };
+    progress.step('building the REST API and the GraphQL schema');
     const app = await createApi({ context, logger });
     observeHttpRequests(app, metrics);
     const servesApi = config.role !== 'runner';
@@ -217,7 +235,13 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       metrics,
       publicStatusPages: context.publicStatusPages,
       async listen() {
-        const url = await app.listen({ port: config.port, host: config.host });
+        progress.step('starting to listen', { port: config.port, host: config.host });
+        let url: string;
+        try {
+          url = await app.listen({ port: config.port, host: config.host });
+        } finally {
+          progress.close();
+        }
         boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
         if (config.runnerEnabled) {
           retention = createDataRetention({ store, settings: config.retention, assetsDir: config.assetsDir, logger });
@@ -284,6 +308,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       },
     };
   } catch (err) {
+    progress.close();
     closeSandbox();
     await store.close();
     throw err;
