@@ -95,8 +95,9 @@ const DOCS_INIT = `(() => {
     if (!res.ok) throw new Error('/openapi.json answered ' + res.status);
     return res.json();
   }).then((spec) => {
-    const here = { url: location.origin, description: 'This page\'s server' };
-    spec.servers = [here, ...(spec.servers || []).filter((server) => server.url.replace(/\\/$/, '') !== location.origin)];
+    const here = { url: location.origin, description: 'The origin of this page' };
+    const bare = (url) => (url.endsWith('/') ? url.slice(0, -1) : url);
+    spec.servers = [here, ...(spec.servers || []).filter((server) => bare(server.url) !== location.origin)];
     start(spec);
   }, (err) => {
     document.getElementById('swagger-ui').textContent = 'The API description could not be loaded: ' + err.message;

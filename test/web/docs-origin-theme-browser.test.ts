@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { CHROMIUM, chromiumInstalled, NO_CHROMIUM } from '../support/chromium.js';
+import { CHROMIUM } from '../support/chromium.js';
 import { CONSOLE_SKIP_REASON } from '../support/console-browser.js';
 
 const ARTIFACTS = path.resolve('test-artifacts/docs-origin-theme');
