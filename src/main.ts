@@ -114,6 +114,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     progress.close();
     throw err;
   }
+  progress.step('starting the runner, its sandbox and the event streams');
   // Set once the sandbox is made; a start that fails before that has none to close.
   let closeSandbox = () => {};
   try {

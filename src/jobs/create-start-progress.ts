@@ -21,7 +21,8 @@ export interface StartProgressOptions {
 export function createStartProgress({ logger, everyMs = 5_000 }: StartProgressOptions): StartProgress {
   let current: { message: string; fields: Record<string, unknown>; since: number } | undefined;
   const timer = setInterval(() => {
-    if (!current) return;
+    // A step that just began was announced already.
+    if (!current || Date.now() - current.since < everyMs / 2) return;
     const seconds = Math.round((Date.now() - current.since) / 1000);
     logger.info({ ...current.fields, seconds }, `still ${current.message}`);
   }, everyMs);

@@ -156,7 +156,7 @@ describe('npm start', () => {
     expect(ready.apiKey).toMatch(/^lo_/);
     // A first start says each step at info, in order, before it listens (none of it silent).
     const migrations = readdirSync(path.join(ROOT, 'src/store/migrations')).filter((f) => f.endsWith('.sql')).length;
-    const steps = ['loading the server', 'opening database', `applying ${migrations} migrations`, 'building the REST API and the GraphQL schema', 'starting to listen', 'lookout listening'];
+    const steps = ['loading the server', 'opening database', `applying ${migrations} migrations`, 'starting the runner, its sandbox and the event streams', 'building the REST API and the GraphQL schema', 'starting to listen', 'lookout listening'];
     const said = output.split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg?: string; level?: number }));
     expect(said.filter((e) => steps.includes(e.msg ?? '')).map((e) => e.msg)).toEqual(steps);
     expect(said.filter((e) => steps.includes(e.msg ?? '')).every((e) => e.level === 30)).toBe(true);
