@@ -7,11 +7,13 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The console is built once the sources are in (the `prepare` script needs them).
+# The server (src/ compiled to dist/) and the console are built once the sources are in (the
+# `prepare` script needs them).
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
-RUN npm run build:web
+RUN npm run build
 ENV NODE_ENV=production LOOKOUT_CHROMIUM_PATH=/usr/bin/chromium HOST=0.0.0.0 PORT=4000
 EXPOSE 4000 8081
-ENTRYPOINT ["npx", "tsx", "src/cli.ts"]
+# The compiled server: no TypeScript compiler at run time.
+ENTRYPOINT ["node", "bin/lookout.js"]
 CMD ["serve"]

@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'web/dist', '**/__generated__/**', '.lookout-data', 'coverage', 'test/fixtures/checkly-examples'] },
+  { ignores: ['node_modules', 'dist', 'web/dist', '**/__generated__/**', '.lookout-data', 'coverage', 'test/fixtures/checkly-examples'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -18,6 +18,8 @@ export default defineConfig({
   // one: two graphql realms reject each other's schemas. Both must load the same file.
   resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }] },
   test: {
+    // bin/lookout.js runs the compiled dist/: rebuilt before the suites when src/ changed since.
+    globalSetup: ['test/support/build-server.ts'],
     // Bounds, not targets: many cases start their own servers (embedded databases, Chromium), which on
     // a loaded 2-core machine can take tens of seconds; a hang still fails within these.
     testTimeout: 90_000,

@@ -28,7 +28,7 @@ interface AgentChild {
 }
 
 function spawnAgent(env: Record<string, string>): Promise<AgentChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'agent'], {
+  const child = spawn(process.execPath, ['bin/lookout.js', 'agent'], {
     cwd: ROOT, env: { ...process.env, AGENT_HEALTH_PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -9,6 +9,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { dropBenchSchema } from './bench-backends.js';
+import { ensureServerBuild } from '../bin/server-build.js';
+
+// The processes run the compiled server as users do (bin/lookout.js on dist/), built now if src/ changed.
+await ensureServerBuild();
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Distinct log messages whose first time is kept (messages naming a check would grow it without bound). */
@@ -34,7 +38,7 @@ export interface LookoutProcess {
  * it logs that it listens; rejects if it exits before. Its stderr goes to ours.
  */
 export function spawnLookout(env: Record<string, string>): Promise<LookoutProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, ['bin/lookout.js', 'serve'], {
     cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

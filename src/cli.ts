@@ -2,18 +2,13 @@ import './default-node-env.js';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { pino } from 'pino';
-import { createAgent, localSecretsOf } from './agent/create-agent.js';
-import { loadAgentConfig } from './agent/load-agent-config.js';
 import { loadConfig } from './config.js';
-import { createExecutors } from './runner/create-executors.js';
-import { createSandbox } from './runner/sandbox/create-sandbox.js';
-import { createLookout, type Lookout } from './main.js';
-import { createMemoryEventBus } from './events/create-memory-event-bus.js';
-import { createRedisEventBus } from './events/create-redis-event-bus.js';
-import { createRestAccountAdmin, createStoreAccountAdmin, type AccountAdmin } from './service/account-admin.js';
-import { createStore } from './store/create-store.js';
+import type { Lookout } from './main.js';
+import type { AccountAdmin } from './service/account-admin.js';
 import { readServerFile, writeInitialKeyFile } from './store/data-dir-files.js';
+
+// Everything heavier than the settings (fastify, Apollo, PGlite, playwright, aedes, gRPC…) is
+// imported by the command that needs it, so `lookout --help` and a mistyped command answer at once.
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -65,9 +60,11 @@ Creates an account with a first API key and prints both (through the running ser
 
 const isHelp = (arg: string | undefined) => arg === '-h' || arg === '--help' || arg === 'help';
 
-function storeOptions() {
+/** Opens the database the settings name (running pending migrations), for the one-shot commands. */
+async function openStore() {
   const config = loadConfig();
-  return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
+  const { createStore } = await import('./store/create-store.js');
+  return createStore(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
 }
 
 /**
@@ -102,10 +99,16 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 
-  const created = await createLookout();
+  // The logger first: loading the server's modules is the first long step of a start.
+  const [{ pino }, { createStartProgress }] = await Promise.all([import('pino'), import('./jobs/create-start-progress.js')]);
+  const logger = pino({ level: config.logLevel, base: { service: 'lookout' } });
+  const progress = createStartProgress({ logger });
+  progress.step('loading the server');
+  const { createLookout } = await import('./main.js');
+  const created = await createLookout({ logger, progress });
   const url = await created.listen();
   lookout = created;
-  const { logger, bootstrap } = created;
+  const { bootstrap } = created;
   if (bootstrap.apiKey) {
     // The key goes to a file only its owner reads, never to stdout or the log, which are often kept
     // and shared (journald, CI logs, docker logs); the log says where it is.
@@ -147,6 +150,10 @@ function close(lookout: Lookout, signal: string): void {
 }
 
 async function agent(): Promise<void> {
+  const [{ pino }, { createAgent, localSecretsOf }, { loadAgentConfig }, { createExecutors }, { createSandbox }] = await Promise.all([
+    import('pino'), import('./agent/create-agent.js'), import('./agent/load-agent-config.js'),
+    import('./runner/create-executors.js'), import('./runner/sandbox/create-sandbox.js'),
+  ]);
   const settings = loadAgentConfig(process.env);
   const logger = pino({ level: settings.logLevel, base: { service: 'lookout-agent' } });
   // The runner's executors and sandbox, with the agent's own folder for the files they keep.
@@ -183,9 +190,12 @@ async function accountAdmin(): Promise<AccountAdmin> {
   const config = loadConfig();
   if (!config.databaseUrl) {
     const server = readServerFile(config.dataDir);
-    if (server && isAlive(server.pid)) return createRestAccountAdmin(server);
+    if (server && isAlive(server.pid)) return (await import('./service/account-admin.js')).createRestAccountAdmin(server);
   }
-  const store = await createStore(storeOptions());
+  const [{ createStoreAccountAdmin }, { createMemoryEventBus }, { createRedisEventBus }] = await Promise.all([
+    import('./service/account-admin.js'), import('./events/create-memory-event-bus.js'), import('./events/create-redis-event-bus.js'),
+  ]);
+  const store = await openStore();
   // Running servers on the same PostgreSQL hear of revoked keys through Redis, when they share one.
   const bus = config.redisUrl ? await createRedisEventBus({ url: config.redisUrl }) : createMemoryEventBus();
   return createStoreAccountAdmin(store, bus, config.sandbox);
@@ -274,7 +284,7 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'migrate') {
-    const store = await createStore(storeOptions());
+    const store = await openStore();
     await store.close();
     process.stdout.write('migrations applied\n');
     return 0;

@@ -19,6 +19,7 @@ import { createRedisEventBus } from './events/create-redis-event-bus.js';
 import { alertingOptionsFromConfig, createAlerting } from './jobs/alerting/create-alerting.js';
 import { createSubscriberNotifier } from './jobs/subscriber-notifications/create-subscriber-notifier.js';
 import { createRunner, type Runner } from './runner/create-runner.js';
+import { createStartProgress, type StartProgress } from './jobs/create-start-progress.js';
 import { createMaintenancePauses, type MaintenancePauses } from './jobs/create-maintenance-pauses.js';
 import { createExecutors } from './runner/create-executors.js';
 import { createSandbox } from './runner/sandbox/create-sandbox.js';
@@ -87,6 +88,8 @@ export interface LookoutOptions {
   /** Store options override (tests: in-memory PGlite or a PostgreSQL schema). */
   storeOptions?: StoreOptions;
   logger?: Logger;
+  /** Where the start says which step it is at (`lookout serve` makes one before loading these modules). */
+  progress?: StartProgress;
 }
 
 /**
@@ -96,8 +99,24 @@ export interface LookoutOptions {
 export async function createLookout(options: LookoutOptions = {}): Promise<Lookout> {
   const config: Config = { ...loadConfig(), ...options.config };
   const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'lookout' } });
+  const progress = options.progress ?? createStartProgress({ logger });
   const storeOptions = options.storeOptions ?? (config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir });
-  const store = await createStore(storeOptions);
+  // The database's location, never its URL (which may carry a password).
+  progress.step('opening database', storeOptions.databaseUrl ? { storage: 'postgresql' } : { storage: 'pglite', dataDir: storeOptions.dataDir ?? 'memory' });
+  let store: Store;
+  try {
+    store = await createStore({
+      ...storeOptions,
+      migrationProgress: {
+        pending: (count) => progress.step(`applying ${count} migration${count === 1 ? '' : 's'}`, { migrations: count }),
+        applied: (name, done, of) => progress.detail({ applied: `${done}/${of}`, last: name }),
+      },
+    });
+  } catch (err) {
+    progress.close();
+    throw err;
+  }
+  progress.step('starting the runner, its sandbox and the event streams');
   // An embedded database on disk is this process's alone (a lock guards it).
   const embeddedDataDir = storeOptions.databaseUrl ? undefined : storeOptions.dataDir;
   // Set once the sandbox is made; a start that fails before that has none to close.
@@ -190,6 +209,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       localAdminToken: embeddedDataDir && config.role !== 'runner' ? randomBytes(32).toString('hex') : undefined,
     };
     let removeServerFile = () => {};
+    progress.step('building the REST API and the GraphQL schema');
     const app = await createApi({ context, logger });
     observeHttpRequests(app, metrics);
     const servesApi = config.role !== 'runner';
@@ -232,7 +252,13 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       metrics,
       publicStatusPages: context.publicStatusPages,
       async listen() {
-        const url = await app.listen({ port: config.port, host: config.host });
+        progress.step('starting to listen', { port: config.port, host: config.host });
+        let url: string;
+        try {
+          url = await app.listen({ port: config.port, host: config.host });
+        } finally {
+          progress.close();
+        }
         boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
         if (config.runnerEnabled) {
           retention = createDataRetention({ store, settings: config.retention, assetsDir: config.assetsDir, logger });
@@ -304,6 +330,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       },
     };
   } catch (err) {
+    progress.close();
     closeSandbox();
     await store.close();
     throw err;

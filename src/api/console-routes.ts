@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, ApiContext } from './api-context.js';
 import { isLookoutError } from '../domain/lookout-error.js';
 import { escapeHtml } from './pages/html.js';
+import { FAVICON_SVG } from './favicon.js';
 
 /** Browser pages and files: no API key (the pages ask for one), no rate limit, no REST input rules. */
 const ROUTE_CONFIG = { public: true, rateLimit: false, inputRules: false } as never;
@@ -40,9 +41,11 @@ const DOCS_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Lookout API reference</title>
-<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+<meta name="color-scheme" content="light dark">
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <link rel="stylesheet" href="/docs/swagger-ui.css">
-<style>body { margin: 0; } .lookout-docs-bar { font: 14px system-ui, sans-serif; padding: .5em 1em; border-bottom: 1px solid #ddd; } .lookout-docs-bar a { margin-right: 1em; }</style>
+<style>body { margin: 0; } .lookout-docs-bar { font: 14px system-ui, sans-serif; padding: .5em 1em; border-bottom: 1px solid #ddd; } .lookout-docs-bar a { margin-right: 1em; }
+html.dark-mode .lookout-docs-bar { border-color: #3b4045; } html.dark-mode .lookout-docs-bar a { color: #7ab7ff; }</style>
 </head>
 <body>
 <nav class="lookout-docs-bar" aria-label="Lookout"><a href="/">Console</a><a href="/graphql">GraphiQL</a><a href="/openapi.json">openapi.json</a></nav>
@@ -58,20 +61,46 @@ const DOCS_PAGE = `<!doctype html>
  * origin only. "Try it out" is authorized with the API key and account the console and GraphiQL keep.
  */
 const DOCS_INIT = `(() => {
-  const ui = SwaggerUIBundle({
-    url: '/openapi.json',
-    dom_id: '#swagger-ui',
-    deepLinking: true,
-    displayOperationId: true,
-    filter: true,
-    // Its default sends the document to validator.swagger.io: the reference stays offline.
-    validatorUrl: null,
-    onComplete: () => {
-      const key = localStorage.getItem('lookout.apiKey');
-      const account = localStorage.getItem('lookout.accountId');
-      if (key) ui.preauthorizeApiKey('bearer', key);
-      if (account) ui.preauthorizeApiKey('account', account);
-    },
+  // The console's theme (its toggle in localStorage, else the system's), as Swagger UI's dark-mode class.
+  const dark = matchMedia('(prefers-color-scheme: dark)');
+  const applyTheme = () => {
+    const chosen = localStorage.getItem('lookout.theme');
+    document.documentElement.classList.toggle('dark-mode', chosen === 'dark' || (chosen !== 'light' && dark.matches));
+  };
+  applyTheme();
+  dark.addEventListener('change', applyTheme);
+  addEventListener('storage', (event) => { if (event.key === 'lookout.theme') applyTheme(); });
+
+  const start = (spec) => {
+    const ui = SwaggerUIBundle({
+      spec,
+      dom_id: '#swagger-ui',
+      deepLinking: true,
+      displayOperationId: true,
+      filter: true,
+      // Its default sends the document to validator.swagger.io: the reference stays offline.
+      validatorUrl: null,
+      onComplete: () => {
+        const key = localStorage.getItem('lookout.apiKey');
+        const account = localStorage.getItem('lookout.accountId');
+        if (key) ui.preauthorizeApiKey('bearer', key);
+        if (account) ui.preauthorizeApiKey('account', account);
+      },
+    });
+  };
+  // "Try it out" calls the origin this page was opened on, first: the document's server is
+  // LOOKOUT_PUBLIC_URL, which the page's policy (connect-src 'self') blocks when it is another origin
+  // (http://127.0.0.1:4000 against http://localhost:4000, a proxy's name). It stays in the list.
+  fetch('/openapi.json').then((res) => {
+    if (!res.ok) throw new Error('/openapi.json answered ' + res.status);
+    return res.json();
+  }).then((spec) => {
+    const here = { url: location.origin, description: 'The origin of this page' };
+    const bare = (url) => (url.endsWith('/') ? url.slice(0, -1) : url);
+    spec.servers = [here, ...(spec.servers || []).filter((server) => bare(server.url) !== location.origin)];
+    start(spec);
+  }, (err) => {
+    document.getElementById('swagger-ui').textContent = 'The API description could not be loaded: ' + err.message;
   });
 })();
 `;
@@ -120,6 +149,8 @@ export function consoleRoutes(app: Api, { config, dashboardPages }: ApiContext):
   const docsDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   if (!existsSync(path.join(dir, 'index.html'))) {
     app.log.warn({ consoleDir: dir }, 'the web console is not built: / answers 503 until `npm run build:web` writes it');
+  } else {
+    app.log.info({ consoleDir: dir }, 'console ready');
   }
   // sendFile only: each route names its folder, and the console's folder may not exist yet.
   void app.register(fastifyStatic, { root: docsDir, serve: false });
@@ -179,6 +210,11 @@ export function consoleRoutes(app: Api, { config, dashboardPages }: ApiContext):
   // Vite names these after their content hash: a changed file is a new URL, so they never go stale.
   app.get('/assets/*', { schema: { hide: true }, config: ROUTE_CONFIG }, async (req, reply) =>
     reply.sendFile((req.params as { '*': string })['*'], path.join(dir, 'assets'), { maxAge: '365d', immutable: true }));
+
+  const favicon = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff').send(FAVICON_SVG);
+  app.get('/favicon.svg', { schema: { hide: true }, config: ROUTE_CONFIG }, favicon);
+  app.get('/favicon.ico', { schema: { hide: true }, config: ROUTE_CONFIG }, favicon);
 
   app.get('/docs', { schema: { hide: true }, config: ROUTE_CONFIG }, async (_req, reply) => page(reply, 200, DOCS_PAGE));
   app.get('/docs/init.js', { schema: { hide: true }, config: ROUTE_CONFIG }, async (_req, reply) =>

@@ -1,7 +1,7 @@
 import { createPgDb } from './create-pg-db.js';
 import { createPgliteDb } from './create-pglite-db.js';
 import type { Db } from './db.js';
-import { migrate } from './migrate.js';
+import { migrate, type MigrationProgress } from './migrate.js';
 import { repositories, type Repositories } from './repositories.js';
 
 /** The storage of one Lookout process: repositories over a database, plus transactions. */
@@ -19,6 +19,8 @@ export interface StoreOptions {
   /** PostgreSQL schema (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
+  /** Told about pending migrations and each one applied (the start's progress lines). */
+  migrationProgress?: MigrationProgress;
 }
 
 /** Wraps an open database in repositories. */
@@ -38,7 +40,7 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
     : await createPgliteDb({ dataDir: options.dataDir });
   try {
     if (options.schema) await db.exec(`CREATE SCHEMA IF NOT EXISTS "${options.schema.replace(/"/g, '')}"`);
-    await migrate(db);
+    await migrate(db, undefined, options.migrationProgress);
   } catch (err) {
     await db.close();
     throw err;

@@ -19,22 +19,32 @@ export function listMigrations(): Migration[] {
     .map((name) => ({ name, sql: readFileSync(MIGRATIONS_DIR + name, 'utf8') }));
 }
 
+/** What migrate() reports while it works (a first start applies every migration: it is the long step). */
+export interface MigrationProgress {
+  /** How many migrations are about to be applied (called only when there are some). */
+  pending?(count: number): void;
+  /** One more applied: its file name, how many so far, of how many. */
+  applied?(name: string, done: number, of: number): void;
+}
+
 /**
  * Applies the migrations not applied yet, each in its own transaction, and returns their names.
  * An advisory lock keeps two processes starting at once from applying the same file twice.
  * When anything was applied, the statistics of the schema's tables are refreshed (see `analyzeTables`).
  */
-export async function migrate(db: Db, migrations: Migration[] = listMigrations()): Promise<string[]> {
+export async function migrate(db: Db, migrations: Migration[] = listMigrations(), progress: MigrationProgress = {}): Promise<string[]> {
   const applied = await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7461001)');
     await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
     const applied: string[] = [];
-    for (const m of migrations) {
-      if (done.has(m.name)) continue;
+    const pending = migrations.filter((m) => !done.has(m.name));
+    if (pending.length > 0) progress.pending?.(pending.length);
+    for (const m of pending) {
       for (const statement of splitStatements(m.sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [m.name]);
       applied.push(m.name);
+      progress.applied?.(m.name, applied.length, pending.length);
     }
     return applied;
   });

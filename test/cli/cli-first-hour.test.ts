@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -156,6 +156,12 @@ describe('npm start', () => {
     });
     expect(ready.apiKey).toMatch(/^lo_/);
     expect(output).not.toContain(ready.apiKey);
+    // A first start says each step at info, in order, before it listens (none of it silent).
+    const migrations = readdirSync(path.join(ROOT, 'src/store/migrations')).filter((f) => f.endsWith('.sql')).length;
+    const steps = ['loading the server', 'opening database', `applying ${migrations} migrations`, 'starting the runner, its sandbox and the event streams', 'building the REST API and the GraphQL schema', 'starting to listen', 'lookout listening'];
+    const said = output.split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg?: string; level?: number }));
+    expect(said.filter((e) => steps.includes(e.msg ?? '')).map((e) => e.msg)).toEqual(steps);
+    expect(said.filter((e) => steps.includes(e.msg ?? '')).every((e) => e.level === 30)).toBe(true);
     const headers = { authorization: `Bearer ${ready.apiKey}`, 'content-type': 'application/json' };
     const created = await fetch(`${ready.url}/v1/checks/api`, {
       method: 'POST', headers,

@@ -117,4 +117,28 @@ describe('README examples', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('ends the graphql-ws example at the first refusal of a bad key, saying so', async () => {
+    // Every connection attempt of the example: graphql-ws retries a 4403 five times by default (39 s).
+    let attempts = 0;
+    const count = (req: { url?: string }) => {
+      if (req.url?.startsWith('/graphql')) attempts++;
+    };
+    s.lookout.app.server.on('upgrade', count);
+    const dir = mkdtempSync(path.join(ROOT, '.readme-example-'));
+    try {
+      const file = path.join(dir, 'follow-results.mjs');
+      writeFileSync(file, asRun(example('graphql-ws')));
+      const child = spawn(process.execPath, [file], { env: { ...process.env, LOOKOUT_KEY: 'lo_not-a-key' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr.trim()).toBe('Lookout refused the key (4403): check LOOKOUT_KEY');
+      expect(attempts).toBe(1);
+    } finally {
+      s.lookout.app.server.off('upgrade', count);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

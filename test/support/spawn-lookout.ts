@@ -21,7 +21,8 @@ export function spawnLookout<T>(
   command: string, defaults: Record<string, string>, env: Record<string, string>, what: string,
   ready: (entry: Record<string, unknown>) => T | undefined,
 ): Promise<SpawnedLookout & T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
+  // The command users run: bin/lookout.js on the compiled dist/ (test/support/build-server.ts builds it before the suites).
+  const child = spawn(process.execPath, ['bin/lookout.js', command], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...defaults, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

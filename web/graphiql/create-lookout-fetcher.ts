@@ -19,7 +19,11 @@ export interface LookoutFetcher {
  * socket authenticated in connection_init, introspection over HTTP for docs and autocompletion.
  */
 export function createLookoutFetcher(credentials: Credentials, location: Pick<Location, 'protocol' | 'host'> = window.location): LookoutFetcher {
-  const wsClient = createClient({ url: subscriptionUrl(location), connectionParams: connectionParams(credentials), lazy: true });
+  const wsClient = createClient({
+    url: subscriptionUrl(location), connectionParams: connectionParams(credentials), lazy: true,
+    // A refused key (4403) stays refused: fail the subscription at once instead of retrying for half a minute.
+    shouldRetry: (closeEvent) => (closeEvent as { code?: unknown } | undefined)?.code !== 4403,
+  });
   const fetcher = createGraphiQLFetcher({
     url: '/graphql',
     headers: authHeaders(credentials),

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { GraphiQL } from 'graphiql';
 import type { Credentials } from '../src/shell/credentials.js';
+import { storedTheme } from '../src/shell/use-theme.js';
 import { createLookoutFetcher } from './create-lookout-fetcher.js';
 import { queryFromHash } from './query-from-hash.js';
 
@@ -33,6 +34,8 @@ export function LookoutGraphiql({ credentials, onChangeKey }: LookoutGraphiqlPro
   useEffect(() => () => void wsClient.dispose(), [wsClient]);
   // A link such as /graphql#query=%7B%20viewer%20%7B%20name%20%7D%20%7D opens with that operation.
   const initialQuery = useMemo(() => queryFromHash(window.location.hash), []);
+  // The console's theme (its toggle, else the system's), not a second setting of GraphiQL's own.
+  const theme = useMemo(() => storedTheme(), []);
 
   return (
     <div className="lookout-graphiql">
@@ -51,7 +54,7 @@ export function LookoutGraphiql({ credentials, onChangeKey }: LookoutGraphiqlPro
         </nav>
       </header>
       <div className="lookout-graphiql-editor">
-        <GraphiQL fetcher={fetcher} defaultQuery={DEFAULT_QUERY} {...(initialQuery ? { initialQuery } : {})} />
+        <GraphiQL fetcher={fetcher} forcedTheme={theme} defaultQuery={DEFAULT_QUERY} {...(initialQuery ? { initialQuery } : {})} />
       </div>
     </div>
   );

@@ -5,6 +5,11 @@ import 'graphiql/setup-workers/vite';
 import 'graphiql/style.css';
 import './graphiql-page.css';
 import { GraphiqlPage } from './graphiql-page.js';
+import { storedTheme } from '../src/shell/use-theme.js';
+
+// The page around GraphiQL (its bar, the key form) follows the console's theme as the console does.
+const theme = storedTheme();
+if (theme !== 'system') document.documentElement.dataset.theme = theme;
 
 const root = document.getElementById('graphiql-root');
 if (!root) throw new Error('The GraphiQL page has no #graphiql-root element.');
