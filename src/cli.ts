@@ -6,6 +6,7 @@ import { loadConfig } from './config.js';
 import type { Lookout } from './main.js';
 import type { AccountAdmin } from './service/account-admin.js';
 import { readServerFile, writeInitialKeyFile } from './store/data-dir-files.js';
+import { isProcessAlive } from './store/is-process-alive.js';
 
 // Everything heavier than the settings (fastify, Apollo, PGlite, playwright, aedes, gRPC…) is
 // imported by the command that needs it, so `lookout --help` and a mistyped command answer at once.
@@ -190,7 +191,7 @@ async function accountAdmin(): Promise<AccountAdmin> {
   const config = loadConfig();
   if (!config.databaseUrl) {
     const server = readServerFile(config.dataDir);
-    if (server && isAlive(server.pid)) return (await import('./service/account-admin.js')).createRestAccountAdmin(server);
+    if (server && isProcessAlive(server.pid)) return (await import('./service/account-admin.js')).createRestAccountAdmin(server);
   }
   const [{ createStoreAccountAdmin }, { createMemoryEventBus }, { createRedisEventBus }] = await Promise.all([
     import('./service/account-admin.js'), import('./events/create-memory-event-bus.js'), import('./events/create-redis-event-bus.js'),
@@ -199,15 +200,6 @@ async function accountAdmin(): Promise<AccountAdmin> {
   // Running servers on the same PostgreSQL hear of revoked keys through Redis, when they share one.
   const bus = config.redisUrl ? await createRedisEventBus({ url: config.redisUrl }) : createMemoryEventBus();
   return createStoreAccountAdmin(store, bus, config.sandbox);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** `lookout keys create|list|revoke` and `lookout accounts create`. */

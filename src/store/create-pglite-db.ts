@@ -7,6 +7,7 @@ import { createStatementCache, type PreparedStatement } from './create-statement
 import { createTurnScheduler, type TurnLease } from './create-turn-scheduler.js';
 import type { Db, Queryable } from './db.js';
 import { toStoreError } from './store-error.js';
+import { isProcessAlive } from './is-process-alive.js';
 
 const NUMERIC = 1700;
 const { serialize } = protocol;
@@ -205,15 +206,6 @@ function annotate(err: unknown, sql: string, params: readonly unknown[] | undefi
   return err;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * PGlite is single-process: two servers on one data folder would corrupt it. A lock file holding
  * the owner's pid keeps a second one out; a lock left by a killed process is taken over.
@@ -229,7 +221,7 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(readFileSync(path, 'utf8'));
-      if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) {
+      if (Number.isInteger(owner) && owner !== process.pid && isProcessAlive(owner)) {
         throw new Error(`The data directory ${dataDir} is in use by process ${owner}; stop it or set LOOKOUT_DATA_DIR to another folder`);
       }
       rmSync(path, { force: true });

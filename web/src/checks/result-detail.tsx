@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { ErrorNotice } from '../shared/error-notice.js';
-import { authHeaders, loadCredentials } from '../shell/credentials.js';
+import { useAssetUrl } from '../shared/use-asset-url.js';
 import { formatDuration } from '../shared/format-duration.js';
 import { timingPhaseRows } from './timing-phases.js';
 
@@ -86,27 +85,7 @@ export function ResultDetail({ id }: { id: string }) {
 
 /** A screenshot of a run, fetched with the API key (asset routes need it) and shown from a blob URL. */
 function AssetImage({ path, name }: { path: string; name: string }) {
-  const [src, setSrc] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    const credentials = loadCredentials(localStorage);
-    if (!credentials) return;
-    let url: string | null = null;
-    let cancelled = false;
-    fetch(path.startsWith('/') ? path : `/${path}`, { headers: authHeaders(credentials) })
-      .then(async (res) => {
-        if (!res.ok) throw new Error(String(res.status));
-        const blob = await res.blob();
-        if (cancelled) return;
-        url = URL.createObjectURL(blob);
-        setSrc(url);
-      })
-      .catch(() => !cancelled && setFailed(true));
-    return () => {
-      cancelled = true;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [path]);
+  const { url: src, failed } = useAssetUrl(path);
   if (failed) return <p className="muted">Screenshot {name} could not be loaded.</p>;
   return src ? <figure><img src={src} alt={`Screenshot ${name}`} className="screenshot" /><figcaption>{name}</figcaption></figure> : null;
 }

@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { ErrorNotice } from '../shared/error-notice.js';
 import { formatDuration } from '../shared/format-duration.js';
 import { Link } from '../shared/link.js';
 import { formatRelativeTime } from '../shared/relative-time.js';
-import { authHeaders, loadCredentials } from '../shell/credentials.js';
+import { useAssetUrl } from '../shared/use-asset-url.js';
 import { resultErrorMessage } from './result-error-message.js';
 import { testSessionPath } from './test-session-route.js';
 
@@ -94,27 +93,7 @@ export function TestSessionResult({ testSessionId, resultId }: { testSessionId: 
  * blob URL (screenshots are shown inline).
  */
 function AssetFile({ path, name, type, contentType }: { path: string; name: string; type: string; contentType: string | null }) {
-  const [url, setUrl] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    const credentials = loadCredentials(localStorage);
-    if (!credentials) return undefined;
-    let objectUrl: string | null = null;
-    let cancelled = false;
-    fetch(path.startsWith('/') ? path : `/${path}`, { headers: authHeaders(credentials) })
-      .then(async (res) => {
-        if (!res.ok) throw new Error(String(res.status));
-        const blob = await res.blob();
-        if (cancelled) return;
-        objectUrl = URL.createObjectURL(blob);
-        setUrl(objectUrl);
-      })
-      .catch(() => !cancelled && setFailed(true));
-    return () => {
-      cancelled = true;
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [path]);
+  const { url, failed } = useAssetUrl(path);
   const label = <>{name} <span className="muted">{type}</span></>;
   if (failed) return <span>{label} <span className="muted">could not be loaded</span></span>;
   if (!url) return <span aria-busy="true">{label}</span>;
