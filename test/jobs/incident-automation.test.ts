@@ -85,6 +85,25 @@ describe.each(BACKENDS)('incident automation from check alerts ($name)', (backen
     expect(both[0]!.lastUpdateStatus).toBe('INVESTIGATING');
   });
 
+  it('opens one incident on the autoIncident services built from a check without a triggerIncident, and resolves it on recovery', async () => {
+    const check = await apiCheck(server.a, { triggerIncident: undefined });
+    const name = `Shop ${randomUUID().slice(0, 6)}`;
+    const auto = (await server.a.request('POST', '/v1/status-pages/services', { name, autoIncident: true, checks: [{ id: check.id }] })).body.id as string;
+    // Built from the same check but without automatic incidents: the incident must not name it.
+    const manual = (await server.a.request('POST', '/v1/status-pages/services', { name: `${name} (manual)`, checks: [{ id: check.id }] })).body.id as string;
+    expect(manual).toBeTruthy();
+    await run(check, 'pass');
+    expect(await incidentsOf(server.a, `${name}: outage`)).toEqual([]);
+    await run(check, 'fail');
+    const opened = await incidentsOf(server.a, `${name}: outage`);
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatchObject({ severity: 'MAJOR', lastUpdateStatus: 'INVESTIGATING', services: [expect.objectContaining({ id: auto, name })] });
+    await run(check, 'fail');
+    await run(check, 'pass');
+    const resolved = await incidentsOf(server.a, `${name}: outage`);
+    expect(resolved.map((i) => [i.id, i.lastUpdateStatus])).toEqual([[opened[0]!.id, 'RESOLVED']]);
+  });
+
   it('links the incident and the check both ways, over REST and GraphQL', async () => {
     const name = `Linked ${randomUUID().slice(0, 6)}`;
     const check = await apiCheck(server.a, { triggerIncident: { serviceId, name } });
