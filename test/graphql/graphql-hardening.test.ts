@@ -404,12 +404,13 @@ describe('userErrors of a REST 400', () => {
   it('gives each listed issue its own userError and says how many more were not listed', async () => {
     const { value, userErrors } = await refusedWith({
       statusCode: 400, error: 'Bad Request', message: 'summary',
-      validation: { source: 'payload', keys: ['name', 'request.url'], issues: [{ key: 'name', message: 'is required' }, { key: 'request.url', message: 'must be a URL' }], omitted: 998 },
+      validation: { source: 'payload', keys: ['name', 'request.url'], issues: [{ key: 'name', message: 'is required', code: 'REQUIRED' }, { key: 'request.url', message: 'must be a URL' }], omitted: 998 },
     });
     expect(value).toBeNull();
+    // An issue's stable code travels as the userError's reason; an older backend's issue has none.
     expect(userErrors).toEqual([
-      { field: 'name', code: 'BAD_USER_INPUT', message: 'is required' },
-      { field: 'request.url', code: 'BAD_USER_INPUT', message: 'must be a URL' },
+      { field: 'name', code: 'BAD_USER_INPUT', message: 'is required', reason: 'REQUIRED' },
+      { field: 'request.url', code: 'BAD_USER_INPUT', message: 'must be a URL', reason: null },
       { field: null, code: 'TOO_MANY_ERRORS', message: '998 more invalid fields were not listed' },
     ]);
   });
@@ -422,13 +423,13 @@ describe('userErrors of a REST 400', () => {
     const message = keys.map((k) => `"${k}" must be one of the allowed values`).join('. ');
     const { userErrors } = await refusedWith({ statusCode: 400, error: 'Bad Request', message, validation: { source: 'payload', keys } }, 20);
     expect(userErrors).toHaveLength(21);
-    expect(userErrors.slice(0, 20)).toEqual(keys.slice(0, 20).map((field) => ({ field, code: 'BAD_USER_INPUT', message: 'must be one of the allowed values' })));
+    expect(userErrors.slice(0, 20)).toEqual(keys.slice(0, 20).map((field) => ({ field, code: 'BAD_USER_INPUT', message: 'must be one of the allowed values', reason: null })));
     expect(userErrors[20]).toEqual({ field: null, code: 'TOO_MANY_ERRORS', message: `${n - 20} more invalid ${n - 20 === 1 ? 'field was' : 'fields were'} not listed` });
   });
 
   it.each([
-    ['keys the message does not name get a short message of their own', { message: 'Invalid input', validation: { source: 'payload', keys: ['a', 'b'] } }, [{ field: 'a', message: 'is invalid' }, { field: 'b', message: 'is invalid' }]],
-    ['a key listed twice is one userError', { message: '"a" is bad. "a" is worse', validation: { source: 'payload', keys: ['a', 'a'] } }, [{ field: 'a', message: 'is bad' }]],
+    ['keys the message does not name get a short message of their own', { message: 'Invalid input', validation: { source: 'payload', keys: ['a', 'b'] } }, [{ field: 'a', message: 'is invalid', reason: null }, { field: 'b', message: 'is invalid', reason: null }]],
+    ['a key listed twice is one userError', { message: '"a" is bad. "a" is worse', validation: { source: 'payload', keys: ['a', 'a'] } }, [{ field: 'a', message: 'is bad', reason: null }]],
     ['a 400 naming no key is one userError with the message', { message: 'Body is not valid JSON', validation: { source: 'payload', keys: [] } }, [{ field: null, message: 'Body is not valid JSON' }]],
     ['a message of a megabyte is cut', { message: 'x'.repeat(1024 * 1024) }, [{ field: null, message: expect.stringMatching(/^x{999}…$/) }]],
   ])('%s', async (_name, body, expected) => {
