@@ -361,7 +361,7 @@ describe.each(BACKENDS)('alerting on $name', (backend) => {
       await alerting.close();
       alerting = start({ publicUrl: 'https://lookout.example.test/' });
       const hook = await webhook(a);
-      const templated = await webhook(a, {}, { template: '{"check":"{{CHECK_URL}}","result":"{{RESULT_URL}}","test":{{IS_TEST}}}' });
+      const templated = await webhook(a, {}, { template: '{"test":{{IS_TEST}},"check":"{{CHECK_URL}}","result":"{{RESULT_URL}}"}' });
       const check = await apiCheck(a, {}, [hook.id, templated.id]);
       await run(a, check, 'fail');
       const [sent] = receiver.to(hook.path);
