@@ -8,7 +8,7 @@ import {
   CHANNEL_FORM_FIELDS, CHANNEL_TYPE_LABELS, CHANNEL_TYPES, channelFormProblems, channelFormValues, channelInput, channelSummary, EMPTY_CHANNEL_FORM,
   type ChannelFormValues, type ChannelType,
 } from './alert-channel-form.js';
-import { SendTestButton } from './send-test-button.js';
+import { useSendTest } from './use-send-test.js';
 import { SubscribeChecksForm } from './subscribe-checks-form.js';
 import { TemplateVariableList } from './template-variable-list.js';
 import { fieldErrors, type FieldErrors, type UserErrorLike } from '../shared/user-errors.js';
@@ -113,6 +113,7 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
   const [subscribing, subscribe] = useMutation(UpdateSubscriptions);
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const test = useSendTest(channel.id);
   const summary = channelSummary({ type: channel.type, config: configOf(channel) });
   const label = `${CHANNEL_TYPE_LABELS[channel.type as ChannelType] ?? channel.type} ${summary}`;
   const subscribed = new Set(channel.subscriptions.map((s) => s.checkId).filter(Boolean));
@@ -139,7 +140,9 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
       <div className="heading-row">
         <h2 className="channel-title">{CHANNEL_TYPE_LABELS[channel.type as ChannelType] ?? channel.type} <span className="muted mono">{summary}</span></h2>
         <div className="actions" role="group" aria-label={`Actions of ${label}`}>
-          <SendTestButton channelId={channel.id} label={label} />
+          <button type="button" className="button button--small" disabled={test.sending} onClick={test.send} aria-label={`Send a test message to ${label}`}>
+            {test.sending ? 'Sending…' : 'Send test'}
+          </button>
           <button type="button" className="button button--small" onClick={onEdit} aria-label={`Edit ${label}`}>Edit</button>
           {!confirming ? <button type="button" className="button button--small" onClick={() => setConfirming(true)} aria-label={`Delete ${label}`}>Delete</button> : (
             <>
@@ -153,6 +156,9 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
         Alerts on {[channel.sendFailure && 'failure', channel.sendDegraded && 'degraded', channel.sendRecovery && 'recovery', channel.sslExpiry && 'certificate expiry'].filter(Boolean).join(', ') || 'nothing'}
         {channel.autoSubscribe ? '; new checks subscribe automatically' : ''}.
       </p>
+      {test.outcome && (
+        <p className={test.outcome.ok ? 'test-outcome test-outcome--ok' : 'form-error test-outcome'} role={test.outcome.ok ? 'status' : 'alert'}>{test.outcome.text}</p>
+      )}
       {problem && <p className="form-error" role="alert">{problem}</p>}
       <h3 className="visually-hidden">Subscriptions</h3>
       {channel.subscriptions.length === 0 ? <p className="muted">No check or group subscribed.</p> : (
@@ -170,7 +176,7 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
           })}
         </ul>
       )}
-      {checks.length > 0 && <SubscribeChecksForm channelId={channel.id} label={label} checks={available} onDone={onChanged} />}
+      {available.length > 0 && <SubscribeChecksForm channelId={channel.id} label={label} checks={available} onDone={onChanged} />}
     </li>
   );
 }

@@ -36,7 +36,7 @@ export function SubscribeChecksForm({ channelId, label, checks, onDone }: {
   }
 
   return (
-    <form className="field-row subscribe-row" onSubmit={submit} aria-label={`Subscribe checks to ${label}`}>
+    <form className="field-row subscribe-row" onSubmit={submit} aria-label={`Check picker of ${label}`}>
       <div className="field">
         <label htmlFor={pickId}>Subscribe checks</label>
         <select id={pickId} multiple size={Math.min(6, Math.max(2, checks.length))} disabled={all} value={picked}
