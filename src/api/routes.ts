@@ -11,6 +11,7 @@ import { privateLocationsRoutes } from './private-locations-routes.js';
 import { agentsRoutes } from './agents-routes.js';
 import { staticIpsRoutes } from './static-ips-routes.js';
 import { alertChannelsRoutes } from './alert-channels-routes.js';
+import { alertChannelActionsRoutes } from './alert-channel-actions-routes.js';
 import { alertNotificationsRoutes } from './alert-notifications-routes.js';
 import { checkAlertsRoutes } from './check-alerts-routes.js';
 import { snippetsRoutes } from './snippets-routes.js';
@@ -53,6 +54,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   staticIpsRoutes,
   badgesRoutes,
   alertChannelsRoutes,
+  alertChannelActionsRoutes,
   checkAlertsRoutes,
   alertNotificationsRoutes,
   variablesRoutes,

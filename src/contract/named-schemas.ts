@@ -1,5 +1,7 @@
 import { ACCOUNT_VIEW_SCHEMAS } from './account-views.js';
 import { ALERT_CHANNEL_VIEW_SCHEMAS } from './alert-channel-views.js';
+import { AlertChannelTestAnswer } from './alert-channel-test-answer.js';
+import { BulkSubscriptionsAnswer } from './bulk-subscriptions-answer.js';
 import { BADGE_VIEW_SCHEMAS } from './badge-views.js';
 import { ClientCertificateView } from './client-certificate-schemas.js';
 import { CheckGroupTriggerView, GroupRunView } from './trigger-schemas.js';
@@ -59,6 +61,8 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   ...CHECK_GROUP_VIEW_SCHEMAS,
   ...ACCOUNT_VIEW_SCHEMAS,
   ...ALERT_CHANNEL_VIEW_SCHEMAS,
+  AlertChannelTestAnswer,
+  BulkSubscriptionsAnswer,
   ...ALERT_VIEW_SCHEMAS,
   Variable,
   Snippet,

@@ -1,4 +1,6 @@
 import type { AlertType } from './alert-state.js';
+import { alertLinks } from './alert-links.js';
+import type { WebhookTemplateVariableName } from './webhook-template-variables.js';
 
 /**
  * What one alert says, whatever the channel: the payload of a check alert, rendered by each
@@ -29,6 +31,20 @@ export interface AlertMessage {
   /** For a parallel run: how many of its locations failed, out of how many. */
   failedLocations: number | null;
   totalLocations: number | null;
+  /**
+   * The check's console page and the result's (withAlertLinks adds them when the alert is sent, so
+   * stored alerts follow LOOKOUT_PUBLIC_URL); absent on an alert not yet linked.
+   */
+  checkUrl?: string | null;
+  resultUrl?: string | null;
+  /** True for the message "Send test" delivers: no check failed. */
+  isTest?: boolean;
+}
+
+/** The alert with its links into the console under `publicUrl` (LOOKOUT_PUBLIC_URL); links already set are kept. */
+export function withAlertLinks(alert: AlertMessage, publicUrl: string): AlertMessage {
+  if (alert.checkUrl) return alert;
+  return { ...alert, ...alertLinks(publicUrl, alert.checkId, alert.checkResultId) };
 }
 
 /** The kind of news an alert type is: channels colour and route on it (PagerDuty severity, Slack colour). */
@@ -104,14 +120,18 @@ export function alertText(alert: AlertMessage): string {
   fact('SSL days remaining', alert.sslDaysRemaining);
   fact('Result', alert.checkResultId);
   if (alert.tags.length > 0) fact('Tags', alert.tags.join(', '));
+  fact(alert.isTest ? 'Channels' : 'Check page', alert.checkUrl);
+  fact('Result page', alert.resultUrl);
   return lines.join('\n');
 }
 
-/** The facts of an alert by the names webhook templates use (the spec's list, plus STATUS_CODE and SSL_DOMAIN). */
+/**
+ * The facts of an alert by the names webhook templates use (the spec's list, plus STATUS_CODE,
+ * SSL_DOMAIN, the console links and IS_TEST): exactly WEBHOOK_TEMPLATE_VARIABLES, which types them.
+ */
 export function templateVariables(alert: AlertMessage, accountVariables: Record<string, string> = {}): Record<string, unknown> {
   // The alert's own names win over account variables of the same name.
-  return {
-    ...accountVariables,
+  const own: Record<WebhookTemplateVariableName, unknown> = {
     ALERT_TITLE: alert.title,
     ALERT_TYPE: alert.alertType,
     CHECK_ID: alert.checkId,
@@ -129,7 +149,11 @@ export function templateVariables(alert: AlertMessage, accountVariables: Record<
     SSL_DAYS_REMAINING: alert.sslDaysRemaining ?? '',
     SSL_DOMAIN: alert.sslDomain ?? '',
     STATUS_CODE: alert.statusCode ?? '',
+    CHECK_URL: alert.checkUrl ?? '',
+    RESULT_URL: alert.resultUrl ?? '',
+    IS_TEST: alert.isTest === true,
   };
+  return { ...accountVariables, ...own };
 }
 
 /** The JSON a webhook without a template sends. */
@@ -152,5 +176,8 @@ export function defaultWebhookBody(alert: AlertMessage): string {
     reminderSequence: alert.reminderSequence,
     sslDaysRemaining: alert.sslDaysRemaining,
     sslDomain: alert.sslDomain,
+    checkUrl: alert.checkUrl ?? null,
+    resultUrl: alert.resultUrl ?? null,
+    ...(alert.isTest ? { isTest: true } : {}),
   });
 }

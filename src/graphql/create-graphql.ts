@@ -28,6 +28,7 @@ import { checkResolvers } from './resolvers/check-resolvers.js';
 import { overviewResolvers } from './resolvers/overview-resolvers.js';
 import { coreNodeTypes, createQueryResolvers } from './resolvers/query-resolvers.js';
 import { alertChannelMutationResolvers } from './resolvers/alert-channel-mutation-resolvers.js';
+import { alertChannelActionResolvers } from './resolvers/alert-channel-action-resolvers.js';
 import { alertChannelNodeTypes, alertChannelResolvers } from './resolvers/alert-channel-resolvers.js';
 import { alertNotificationResolvers } from './resolvers/alert-notification-resolvers.js';
 import { groupMutationResolvers } from './resolvers/group-mutation-resolvers.js';
@@ -75,7 +76,7 @@ export const NODE_TYPES: NodeType[] = [...coreNodeTypes, ...alertChannelNodeType
 /** Resolvers of the HTTP part of the graph (queries and mutations). */
 export const CORE_RESOLVERS = [
   createQueryResolvers(NODE_TYPES), checkResolvers, checkGroupResolvers, checkMutationResolvers, overviewResolvers,
-  alertChannelResolvers, alertChannelMutationResolvers, alertNotificationResolvers, groupMutationResolvers,
+  alertChannelResolvers, alertChannelMutationResolvers, alertChannelActionResolvers, alertNotificationResolvers, groupMutationResolvers,
   variableResolvers, snippetResolvers, privateLocationResolvers,
   resultResolvers, checkRunDataResolvers, errorGroupResolvers, testSessionResolvers, runCheckResolvers,
   statusPageIncidentResolvers, statusPageIncidentMutationResolvers,

@@ -116,6 +116,32 @@ export function createAlertChannelsRepository(db: Queryable) {
       );
       return row!;
     },
+
+    /**
+     * upsertSubscription for many checks or many groups in one statement, answered in the order given.
+     * The caller has checked that channel and targets belong to `accountId`.
+     */
+    async upsertSubscriptions(
+      accountId: string,
+      channelId: number,
+      targets: { checkIds: string[] } | { groupIds: number[] },
+      activated: boolean,
+    ): Promise<ChannelSubscription[]> {
+      const isCheck = 'checkIds' in targets;
+      const ids: (string | number)[] = isCheck ? targets.checkIds : targets.groupIds;
+      if (ids.length === 0) return [];
+      const column = isCheck ? 'check_id' : 'group_id';
+      const rows = await db.query<ChannelSubscription>(
+        `INSERT INTO alert_channel_subscriptions (account_id, alert_channel_id, ${column}, activated)
+         SELECT $1, $2, t, $4 FROM unnest($3::${isCheck ? 'uuid' : 'int'}[]) AS t
+         ON CONFLICT (alert_channel_id, ${column}) DO UPDATE SET activated = EXCLUDED.activated
+         RETURNING ${SUB_COLUMNS}`,
+        [accountId, channelId, ids, activated],
+      );
+      const order = new Map(ids.map((id, i) => [String(id).toLowerCase(), i]));
+      const key = (r: ChannelSubscription) => String(isCheck ? r.checkId : r.groupId).toLowerCase();
+      return rows.sort((a, b) => order.get(key(a))! - order.get(key(b))!);
+    },
   };
 }
 export type AlertChannelsRepository = ReturnType<typeof createAlertChannelsRepository>;

@@ -22,6 +22,14 @@ export function createReferencesRepository(db: Queryable) {
       existing('SELECT id::text AS v FROM status_page_services WHERE account_id = $1 AND id::text = ANY($2::text[])', accountId, ids.map((id) => id.toLowerCase())),
     privateLocationSlugs: (accountId: string, slugs: string[]) =>
       existing('SELECT slug_name AS v FROM private_locations WHERE account_id = $1 AND slug_name = ANY($2::text[])', accountId, slugs),
+    /** Checks, compared as text so that a malformed id is simply not found. */
+    checks: (accountId: string, ids: string[]) =>
+      existing('SELECT id::text AS v FROM checks WHERE account_id = $1 AND id::text = ANY($2::text[])', accountId, ids.map((id) => id.toLowerCase())),
+    /** Every check of the account, oldest first. */
+    async allCheckIds(accountId: string): Promise<string[]> {
+      const rows = await db.query<{ id: string }>('SELECT id FROM checks WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+      return rows.map((r) => r.id);
+    },
     /** Channels with `autoSubscribe`: every new check subscribes to them. */
     async autoSubscribeChannelIds(accountId: string): Promise<number[]> {
       const rows = await db.query<{ id: number }>(

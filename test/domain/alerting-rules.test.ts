@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { alertSeverity, alertText, alertTitle, reminderMessage, templateVariables, type AlertMessage } from '../../src/domain/alert-message.js';
+import { alertSeverity, alertText, alertTitle, defaultWebhookBody, reminderMessage, templateVariables, withAlertLinks, type AlertMessage } from '../../src/domain/alert-message.js';
+import { alertLinks } from '../../src/domain/alert-links.js';
+import { testAlertMessage } from '../../src/domain/test-alert-message.js';
+import { WEBHOOK_TEMPLATE_VARIABLES } from '../../src/domain/webhook-template-variables.js';
 import { alertProfile } from '../../src/domain/alert-profile.js';
 import { ALERT_TYPES, INITIAL_ALERT_STATE, dueReminders, nextAlertState, type AlertState, type EscalationSettings } from '../../src/domain/alert-state.js';
 import { withAlertSettingsDefaults } from '../../src/domain/check-defaults.js';
@@ -212,6 +215,30 @@ describe('alert messages', () => {
     for (const name of ['ALERT_TITLE', 'CHECK_ID', 'CHECK_TYPE', 'CHECK_RESULT_ID', 'CHECK_ERROR_MESSAGE', 'GROUP_NAME', 'RESPONSE_TIME', 'RUN_LOCATION', 'STARTED_AT']) {
       expect(vars).toHaveProperty(name);
     }
+  });
+
+  it('gives templates exactly the variables of WEBHOOK_TEMPLATE_VARIABLES (the list the console shows), account variables besides', () => {
+    const vars = templateVariables(withAlertLinks(message, 'https://lookout.test/'), { REGION: 'eu' });
+    expect(Object.keys(vars).filter((k) => k !== 'REGION').sort()).toEqual(WEBHOOK_TEMPLATE_VARIABLES.map((v) => v.name).sort());
+    expect(vars).toMatchObject({ CHECK_URL: 'https://lookout.test/checks/c1', RESULT_URL: 'https://lookout.test/checks/c1?result=r1', IS_TEST: false });
+  });
+
+  it('links an alert to its check and its result in the console, keeping links already set', () => {
+    expect(alertLinks('https://lookout.test/base/', 'c 1', null)).toEqual({ checkUrl: 'https://lookout.test/base/checks/c%201', resultUrl: null });
+    const linked = withAlertLinks(message, 'https://lookout.test');
+    expect(linked).toMatchObject({ checkUrl: 'https://lookout.test/checks/c1', resultUrl: 'https://lookout.test/checks/c1?result=r1' });
+    expect(withAlertLinks(linked, 'https://elsewhere.test').checkUrl).toBe('https://lookout.test/checks/c1');
+    expect(alertText(linked)).toContain('Check page: https://lookout.test/checks/c1');
+    expect(alertText(linked)).toContain('Result page: https://lookout.test/checks/c1?result=r1');
+    expect(JSON.parse(defaultWebhookBody(linked))).toMatchObject({ checkUrl: 'https://lookout.test/checks/c1', resultUrl: 'https://lookout.test/checks/c1?result=r1' });
+  });
+
+  it('marks the test message of "Send test" as a test, linking to the alert channels', () => {
+    const test = testAlertMessage(7, 'https://lookout.test', new Date('2026-05-01T10:00:00Z'));
+    expect(test).toMatchObject({ isTest: true, checkId: 'test-alert-channel-7', checkUrl: 'https://lookout.test/alert-channels', resultUrl: null });
+    expect(test.title).toMatch(/^\[TEST\]/);
+    expect(templateVariables(test)).toMatchObject({ IS_TEST: true, CHECK_URL: 'https://lookout.test/alert-channels', RESULT_URL: '' });
+    expect(JSON.parse(defaultWebhookBody(test))).toMatchObject({ isTest: true });
   });
 
   it('lists the facts in the plain-text body, parallel locations included', () => {

@@ -357,6 +357,21 @@ describe.each(BACKENDS)('alerting on $name', (backend) => {
   });
 
   describe('deliveries', () => {
+    it('links every alert to its check and its result in the console under LOOKOUT_PUBLIC_URL, in the default body and as template variables', async () => {
+      await alerting.close();
+      alerting = start({ publicUrl: 'https://lookout.example.test/' });
+      const hook = await webhook(a);
+      const templated = await webhook(a, {}, { template: '{"test":{{IS_TEST}},"check":"{{CHECK_URL}}","result":"{{RESULT_URL}}"}' });
+      const check = await apiCheck(a, {}, [hook.id, templated.id]);
+      await run(a, check, 'fail');
+      const [sent] = receiver.to(hook.path);
+      const checkUrl = `https://lookout.example.test/checks/${check.id}`;
+      expect(sent!.json).toMatchObject({ alertType: 'ALERT_FAILURE', checkUrl, resultUrl: `${checkUrl}?result=${sent!.json.checkResultId}` });
+      expect(sent!.json.checkResultId).toEqual(expect.any(String));
+      expect(sent!.json).not.toHaveProperty('isTest');
+      expect(receiver.to(templated.path)[0]!.json).toEqual({ check: checkUrl, result: `${checkUrl}?result=${sent!.json.checkResultId}`, test: false });
+    });
+
     it('retries a failing receiver with backoff, recording every attempt, until it accepts', async () => {
       const hook = await webhook(a);
       receiver.answer(hook.path, 500, 502);

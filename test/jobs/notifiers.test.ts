@@ -122,13 +122,13 @@ describe('alert notifiers', () => {
     it('reports the status and the start of the answer when the receiver refuses the delivery', async () => {
       receiver.answer('/refused', 503);
       const result = await notifyWebhook(channel('WEBHOOK', { name: 'Hook', url: `${receiver.url}/refused` }), alert(), ctx);
-      expect(result).toMatchObject({ ok: false, status: 503, error: expect.stringContaining('HTTP 503'), response: '{"status":"error"}' });
+      expect(result).toMatchObject({ ok: false, code: 'RECEIVER_REJECTED', status: 503, error: expect.stringContaining('HTTP 503'), response: '{"status":"error"}' });
     });
 
     it('reports a receiver that never answers as a timeout', async () => {
       receiver.hang('/hang');
       const result = await notifyWebhook(channel('WEBHOOK', { name: 'Hook', url: `${receiver.url}/hang` }), alert(), { ...ctx, timeoutMs: 200 });
-      expect(result).toMatchObject({ ok: false, error: expect.stringContaining('within 200 ms') });
+      expect(result).toMatchObject({ ok: false, code: 'TIMEOUT', error: expect.stringContaining('within 200 ms') });
       expect(result.status).toBeUndefined();
     });
   });
@@ -149,7 +149,7 @@ describe('alert notifiers', () => {
 
     it('fails a Slack app channel without a webhook URL, and delivers one that has it like SLACK', async () => {
       const without = await notifySlackApp(channel('SLACK_APP', { channel: 'C0123' }), alert(), ctx);
-      expect(without).toEqual({ ok: false, retryable: false, error: expect.stringContaining('SLACK_APP needs the Slack app integration, not available in self-hosted Lookout') });
+      expect(without).toEqual({ ok: false, retryable: false, code: 'CHANNEL_NOT_CONFIGURED', error: expect.stringContaining('SLACK_APP needs the Slack app integration, not available in self-hosted Lookout') });
       const withUrl = await notifySlackApp(channel('SLACK_APP', { channel: 'C0123', url: `${receiver.url}/slack-app` }), alert(), ctx);
       expect(withUrl.ok).toBe(true);
       expect(receiver.to('/slack-app')[0]!.json).toMatchObject({ text: '"Shop "home" page" has failed', channel: 'C0123' });
@@ -159,6 +159,13 @@ describe('alert notifiers', () => {
       const sent = await notifySlackApp(channel('SLACK_APP', { slackChannels: ['#ops', '@alice'], url: `${receiver.url}/slack-app-many` }), alert(), ctx);
       expect(sent.ok).toBe(true);
       expect(receiver.to('/slack-app-many').map((r) => r.json.channel)).toEqual(['#ops', '@alice']);
+    });
+    it('links the check (title) and the result (a field) in the console when the alert has its links', async () => {
+      const linked = alert('ALERT_FAILURE', { checkUrl: 'https://lookout.test/checks/c', resultUrl: 'https://lookout.test/checks/c?result=r' });
+      expect((await notifySlack(channel('SLACK', { url: `${receiver.url}/slack-links` }), linked, ctx)).ok).toBe(true);
+      const [attachment] = receiver.to('/slack-links')[0]!.json.attachments;
+      expect(attachment.title_link).toBe('https://lookout.test/checks/c');
+      expect(attachment.fields).toContainEqual({ title: 'Result', value: '<https://lookout.test/checks/c?result=r|Open the result>', short: false });
     });
   });
 
@@ -179,6 +186,14 @@ describe('alert notifiers', () => {
       await notifyPagerDuty(channel('PAGERDUTY', { serviceKey: 'k' }), alert('ALERT_SSL', { sslDaysRemaining: 3 }), ctx);
       const last = receiver.to('/pagerduty/v2/enqueue').at(-1)!;
       expect(last.json).toMatchObject({ dedup_key: `lookout-${CHECK_ID}-ssl`, payload: { severity: 'warning' } });
+    });
+
+    it('links the check and the result on the incident', async () => {
+      const linked = alert('ALERT_FAILURE', { checkUrl: 'https://lookout.test/checks/c', resultUrl: 'https://lookout.test/checks/c?result=r' });
+      await notifyPagerDuty(channel('PAGERDUTY', { serviceKey: 'k' }), linked, ctx);
+      expect(receiver.to('/pagerduty/v2/enqueue').at(-1)!.json.payload.links).toEqual([
+        { href: 'https://lookout.test/checks/c', text: 'Shop "home" page in Lookout' }, { href: 'https://lookout.test/checks/c?result=r', text: 'The result in Lookout' },
+      ]);
     });
   });
 
@@ -253,9 +268,9 @@ describe('alert notifiers', () => {
 
     it('does not retry an address the server rejects, and does retry a server it cannot reach', async () => {
       const rejected = await notifyEmail(channel('EMAIL', { address: 'nobody@rejected.test' }), alert(), { ...ctx, smtpUrl });
-      expect(rejected).toMatchObject({ ok: false, status: 550, retryable: false });
+      expect(rejected).toMatchObject({ ok: false, code: 'RECEIVER_REJECTED', status: 550, retryable: false });
       const unreachable = await notifyEmail(channel('EMAIL', { address: 'ops@example.test' }), alert(), { ...ctx, smtpUrl: 'smtp://127.0.0.1:1' });
-      expect(unreachable).toMatchObject({ ok: false, retryable: true });
+      expect(unreachable).toMatchObject({ ok: false, code: 'UNREACHABLE', retryable: true });
     });
   });
 

@@ -183,7 +183,7 @@ describe.skipIf(Boolean(skipReason))(`the console's check, group and alert chann
     expect(hook.config).toMatchObject({ name: 'Ops webhook', url: 'https://hooks.example.test/lookout' });
     expect(await tab.content()).not.toContain(secret);
 
-    await renamed.getByLabel('Subscribe a check').selectOption({ label: 'Database port' });
+    await renamed.getByLabel('Subscribe checks').selectOption({ label: 'Database port' });
     await renamed.getByRole('button', { name: 'Subscribe', exact: true }).click();
     await renamed.getByRole('link', { name: 'Database port' }).waitFor();
     const subscriptions = (await s.a.request('GET', `/v1/alert-channels/${hook.id}`)).body as { subscriptions?: { checkId: string }[] };

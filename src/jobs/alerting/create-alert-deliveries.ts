@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { secretValuesOf, withSecrets } from '../../domain/alert-channel-secrets.js';
-import type { AlertMessage } from '../../domain/alert-message.js';
-import type { AlertChannelType } from '../../domain/catalog.js';
+import { withAlertLinks, type AlertMessage } from '../../domain/alert-message.js';
 import { isRetryableFailure, retryDelayMs } from '../../domain/delivery-retry.js';
-import { createScrubber, scrubDeep, secretValues, type Scrubber } from '../../domain/scrub-secrets.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { toAlertNotificationView } from '../../service/alert-notification-view.js';
-import type { AlertChannelWithSecrets } from '../../store/alert-channels-repository.js';
 import type { Store } from '../../store/create-store.js';
-import { configurationFailure, type NotifierContext, type NotifyResult } from '../notifiers/notifier.js';
-import { NOTIFIERS } from '../notifiers/notifiers.js';
+import { configurationFailure, type NotifierContext } from '../notifiers/notifier.js';
 import type { AlertClock, ClockTimer } from './alert-clock.js';
+import { deliverToChannel } from './deliver-to-channel.js';
 
 /** A PENDING delivery attempt to make. */
 export interface QueuedNotification {
@@ -28,6 +24,8 @@ export interface AlertDeliveriesOptions {
   track(work: Promise<void>): void;
   /** Everything notifiers need but the account's variables. */
   context: Omit<NotifierContext, 'variables'>;
+  /** LOOKOUT_PUBLIC_URL: each alert sent links to its check and result in the console under it (absent: no links). */
+  publicUrl?: string;
   retryDelaysMs: readonly number[];
   /** How long a claimed attempt is reserved before another worker may take it (process died mid-delivery). */
   leaseMs: number;
@@ -56,26 +54,7 @@ export function createAlertDeliveries(options: AlertDeliveriesOptions) {
   let sweepTimer: ClockTimer | null = null;
   let closed = false;
 
-  /**
-   * One attempt through the channel's notifier, with the channel's full config. What comes back is
-   * stored, published and logged: the channel's secrets and the secret variables a webhook template
-   * may use are scrubbed from it (a receiver may echo a header in its answer).
-   */
-  async function send(accountId: string, channel: AlertChannelWithSecrets, alert: AlertMessage): Promise<NotifyResult> {
-    const type = channel.type as AlertChannelType;
-    const notifier = NOTIFIERS[type];
-    if (!notifier) return configurationFailure(`alert channels of type ${channel.type} cannot be delivered`);
-    const config = withSecrets(type, channel.data.config, channel.secrets);
-    let scrub: Scrubber = (text) => text;
-    try {
-      const rows = type === 'WEBHOOK' ? await store.runner.accountVariables(accountId) : [];
-      scrub = createScrubber([...secretValuesOf(type, config), ...secretValues(rows)]);
-      const variables = Object.fromEntries(rows.map((v) => [v.key, v.value]));
-      return scrubDeep(await notifier({ id: channel.id, type, config }, alert, { ...options.context, variables }), scrub);
-    } catch (err) {
-      return { ok: false, error: scrub(`delivery failed: ${err instanceof Error ? err.message : String(err)}`) };
-    }
-  }
+  const linked = (alert: AlertMessage) => (options.publicUrl ? withAlertLinks(alert, options.publicUrl) : alert);
 
   async function attempt(accountId: string, id: string): Promise<void> {
     const now = clock.now();
@@ -85,7 +64,7 @@ export function createAlertDeliveries(options: AlertDeliveriesOptions) {
     const channel = row.alert_channel_id === null ? undefined : await store.alertChannels.getWithSecrets(accountId, row.alert_channel_id);
     const result = !alert ? configurationFailure('the alert no longer exists')
       : !channel ? configurationFailure('the alert channel was deleted')
-        : await send(accountId, channel, alert.payload as AlertMessage);
+        : await deliverToChannel(store, accountId, channel, linked(alert.payload as AlertMessage), options.context);
     const attemptedAt = clock.now();
     const delay = result.ok || !isRetryableFailure(result) ? null : retryDelayMs(row.attempt, options.retryDelaysMs);
     const next = delay !== null && row.alert_channel_id !== null

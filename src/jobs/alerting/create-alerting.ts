@@ -30,6 +30,8 @@ export interface AlertingOptions {
   opsgenieApiUrlEu?: string;
   smsProviderUrl?: string;
   callProviderUrl?: string;
+  /** LOOKOUT_PUBLIC_URL: alerts link to the check and the result in the console under it (absent: no links). */
+  publicUrl?: string;
   /** Wait before each retry of a failed delivery (default 10 s, 60 s, 300 s: up to 4 attempts). */
   retryDelaysMs?: number[];
   /** Time limit of one delivery attempt and of a certificate probe (default 10 s). */
@@ -69,6 +71,7 @@ export function alertingOptionsFromConfig(config: Config): Omit<AlertingOptions,
     opsgenieApiUrlEu: config.opsgenieApiUrlEu,
     smsProviderUrl: config.smsProviderUrl,
     callProviderUrl: config.callProviderUrl,
+    publicUrl: config.publicUrl,
     retryDelaysMs: config.alertRetryDelaysSeconds.map((s) => s * 1000),
     timeoutMs: config.alertTimeoutMs,
   };
@@ -120,6 +123,7 @@ export function createAlerting(options: AlertingOptions): Alerting {
       smsProviderUrl: options.smsProviderUrl,
       callProviderUrl: options.callProviderUrl,
     },
+    publicUrl: options.publicUrl,
     retryDelaysMs: options.retryDelaysMs ?? [10_000, 60_000, 300_000],
     leaseMs: timeoutMs * LEASE_FACTOR,
     sweepIntervalMs: options.sweepIntervalMs ?? 60_000,

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { AlertMessage } from '../../domain/alert-message.js';
 import type { AlertChannelType } from '../../domain/catalog.js';
+import type { DeliveryErrorCode } from '../../domain/delivery-error-code.js';
 
 /** A channel as a notifier sees it: its config with its secrets put back. */
 export interface NotifyChannel {
@@ -17,6 +18,8 @@ export interface NotifyResult {
   error?: string;
   /** The start of what the receiver answered, for troubleshooting. */
   response?: string;
+  /** Why it failed, as a stable code (see DeliveryErrorCode); absent on success. */
+  code?: DeliveryErrorCode;
   /** False when trying again cannot help (configuration missing); see isRetryableFailure. */
   retryable?: boolean;
 }
@@ -41,5 +44,5 @@ export type Notifier = (channel: NotifyChannel, alert: AlertMessage, ctx: Notifi
 
 /** A failure the same attempt cannot overcome by being repeated. */
 export function configurationFailure(error: string): NotifyResult {
-  return { ok: false, error, retryable: false };
+  return { ok: false, error, retryable: false, code: 'CHANNEL_NOT_CONFIGURED' };
 }

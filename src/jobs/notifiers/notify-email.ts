@@ -37,6 +37,7 @@ export const notifyEmail: Notifier = async (channel, alert, ctx) => {
     return {
       ok: false,
       ...(code !== undefined ? { status: code } : {}),
+      code: code !== undefined ? 'RECEIVER_REJECTED' : e.code === 'ETIMEDOUT' ? 'TIMEOUT' : 'UNREACHABLE',
       error: `sending mail failed: ${e.code ? `${e.code} ` : ''}${e.message ?? String(err)}`,
       retryable: code === undefined || code < 500,
     };

@@ -39,6 +39,7 @@ export const notifyOpsgenie: Notifier = async (channel, alert, ctx) => {
       details: {
         alertType: alert.alertType, checkId: alert.checkId, checkType: alert.checkType,
         checkResultId: alert.checkResultId ?? '', runLocation: alert.runLocation ?? '',
+        checkUrl: alert.checkUrl ?? '', resultUrl: alert.resultUrl ?? '',
       },
     }),
   }, ctx);

@@ -12,6 +12,14 @@ export function pagerDutyDedupKey(alert: AlertMessage): string {
 
 const SEVERITY = { failure: 'critical', degraded: 'warning', ssl: 'warning', recovery: 'info' } as const;
 
+/** The console links of an alert, as PagerDuty shows them on the incident. */
+function pagerDutyLinks(alert: AlertMessage): { href: string; text: string }[] {
+  return [
+    { href: alert.checkUrl!, text: alert.isTest ? 'Alert channels in Lookout' : `${alert.checkName} in Lookout` },
+    ...(alert.resultUrl ? [{ href: alert.resultUrl, text: 'The result in Lookout' }] : []),
+  ];
+}
+
 /** The Events API v2 event of an alert: `resolve` for recoveries, `trigger` for the rest. */
 export function pagerDutyEvent(routingKey: string, alert: AlertMessage): Record<string, unknown> {
   const severity = alertSeverity(alert.alertType);
@@ -28,6 +36,7 @@ export function pagerDutyEvent(routingKey: string, alert: AlertMessage): Record<
       component: alert.checkName,
       group: alert.groupName ?? undefined,
       class: alert.alertType,
+      ...(alert.checkUrl ? { links: pagerDutyLinks(alert) } : {}),
       custom_details: {
         checkId: alert.checkId, checkType: alert.checkType, checkResultId: alert.checkResultId, error: alert.errorMessage,
         responseTime: alert.responseTime, statusCode: alert.statusCode, tags: alert.tags, sslDaysRemaining: alert.sslDaysRemaining,

@@ -17,12 +17,14 @@ export function slackMessage(alert: AlertMessage, channel?: string | null): Reco
   field('Status code', alert.statusCode);
   field('SSL days remaining', alert.sslDaysRemaining);
   if (alert.tags.length > 0) field('Tags', alert.tags.join(', '), false);
+  if (alert.resultUrl) field('Result', `<${alert.resultUrl}|Open the result>`, false);
   return {
     text: alert.title,
     ...(channel ? { channel } : {}),
     attachments: [{
       color: COLOURS[alertSeverity(alert.alertType)],
       title: alert.checkName,
+      ...(alert.checkUrl ? { title_link: alert.checkUrl } : {}),
       text: alert.errorMessage ?? '',
       fields,
       footer: `${alert.alertType} · check ${alert.checkId}`,

@@ -27,7 +27,7 @@ export async function sendHttp(delivery: HttpDelivery, ctx: NotifierContext): Pr
     url = new URL(delivery.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
   } catch {
-    return { ok: false, error: `"${delivery.url}" is not an http(s) URL`, retryable: false };
+    return { ok: false, error: `"${delivery.url}" is not an http(s) URL`, retryable: false, code: 'INVALID_URL' };
   }
   const signal = AbortSignal.timeout(ctx.timeoutMs);
   try {
@@ -42,10 +42,10 @@ export async function sendHttp(delivery: HttpDelivery, ctx: NotifierContext): Pr
     });
     const text = (await res.body.text()).slice(0, MAX_RESPONSE);
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode, response: text };
-    return { ok: false, status: res.statusCode, response: text, error: `${url.host} answered HTTP ${res.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}` };
+    return { ok: false, code: 'RECEIVER_REJECTED', status: res.statusCode, response: text, error: `${url.host} answered HTTP ${res.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}` };
   } catch (err) {
-    if (signal.aborted) return { ok: false, error: `no answer from ${url.host} within ${ctx.timeoutMs} ms` };
+    if (signal.aborted) return { ok: false, code: 'TIMEOUT', error: `no answer from ${url.host} within ${ctx.timeoutMs} ms` };
     const e = err as { code?: string; message?: string };
-    return { ok: false, error: `request to ${url.host} failed: ${e.code ? `${e.code} ` : ''}${e.message ?? String(err)}`.trim() };
+    return { ok: false, code: 'UNREACHABLE', error: `request to ${url.host} failed: ${e.code ? `${e.code} ` : ''}${e.message ?? String(err)}`.trim() };
   }
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery, type AnyVariables, type TypedDocumentNode } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { Field } from '../checks/check-form.js';
@@ -8,6 +8,9 @@ import {
   CHANNEL_FORM_FIELDS, CHANNEL_TYPE_LABELS, CHANNEL_TYPES, channelFormProblems, channelFormValues, channelInput, channelSummary, EMPTY_CHANNEL_FORM,
   type ChannelFormValues, type ChannelType,
 } from './alert-channel-form.js';
+import { useSendTest } from './use-send-test.js';
+import { SubscribeChecksForm } from './subscribe-checks-form.js';
+import { TemplateVariableList } from './template-variable-list.js';
 import { fieldErrors, type FieldErrors, type UserErrorLike } from '../shared/user-errors.js';
 
 // Secret config fields (a Slack URL, webhook secrets, provider keys) are never asked for: the page cannot show what it never reads.
@@ -109,9 +112,8 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
   const [deleting, remove] = useMutation(DeleteChannel);
   const [subscribing, subscribe] = useMutation(UpdateSubscriptions);
   const [confirming, setConfirming] = useState(false);
-  const [pick, setPick] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const pickId = useId();
+  const test = useSendTest(channel.id);
   const summary = channelSummary({ type: channel.type, config: configOf(channel) });
   const label = `${CHANNEL_TYPE_LABELS[channel.type as ChannelType] ?? channel.type} ${summary}`;
   const subscribed = new Set(channel.subscriptions.map((s) => s.checkId).filter(Boolean));
@@ -129,7 +131,6 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
     const problems = result.error ? [result.error.message] : (result.data?.updateAlertChannelSubscriptions.userErrors ?? []).map((e) => e.message);
     if (problems.length) return setProblem(problems.join(' '));
     setProblem(null);
-    setPick('');
     onChanged(done);
   }
   const current = channel.subscriptions.map((s) => ({ ...(s.checkId ? { checkId: s.checkId } : {}), ...(s.groupId != null ? { groupId: String(s.groupId) } : {}), activated: s.activated }));
@@ -139,6 +140,9 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
       <div className="heading-row">
         <h2 className="channel-title">{CHANNEL_TYPE_LABELS[channel.type as ChannelType] ?? channel.type} <span className="muted mono">{summary}</span></h2>
         <div className="actions" role="group" aria-label={`Actions of ${label}`}>
+          <button type="button" className="button button--small" disabled={test.sending} onClick={test.send} aria-label={`Send a test message to ${label}`}>
+            {test.sending ? 'Sending…' : 'Send test'}
+          </button>
           <button type="button" className="button button--small" onClick={onEdit} aria-label={`Edit ${label}`}>Edit</button>
           {!confirming ? <button type="button" className="button button--small" onClick={() => setConfirming(true)} aria-label={`Delete ${label}`}>Delete</button> : (
             <>
@@ -152,6 +156,9 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
         Alerts on {[channel.sendFailure && 'failure', channel.sendDegraded && 'degraded', channel.sendRecovery && 'recovery', channel.sslExpiry && 'certificate expiry'].filter(Boolean).join(', ') || 'nothing'}
         {channel.autoSubscribe ? '; new checks subscribe automatically' : ''}.
       </p>
+      {test.outcome && (
+        <p className={test.outcome.ok ? 'test-outcome test-outcome--ok' : 'form-error test-outcome'} role={test.outcome.ok ? 'status' : 'alert'}>{test.outcome.text}</p>
+      )}
       {problem && <p className="form-error" role="alert">{problem}</p>}
       <h3 className="visually-hidden">Subscriptions</h3>
       {channel.subscriptions.length === 0 ? <p className="muted">No check or group subscribed.</p> : (
@@ -169,22 +176,7 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
           })}
         </ul>
       )}
-      {available.length > 0 && (
-        <form className="field-row subscribe-row" onSubmit={(e) => {
-          e.preventDefault();
-          const check = checks.find((c) => c.checkId === pick);
-          if (check) void setSubscriptions([...current, { checkId: check.checkId, activated: true }], `Subscribed ${check.name} to the ${label} channel.`);
-        }}>
-          <div className="field">
-            <label htmlFor={pickId}>Subscribe a check</label>
-            <select id={pickId} value={pick} onChange={(e) => setPick(e.target.value)}>
-              <option value="">Choose a check…</option>
-              {available.map((c) => <option key={c.checkId} value={c.checkId}>{c.name}</option>)}
-            </select>
-          </div>
-          <div className="field"><span aria-hidden="true">&nbsp;</span><button type="submit" className="button" disabled={!pick || subscribing.fetching}>Subscribe</button></div>
-        </form>
-      )}
+      {available.length > 0 && <SubscribeChecksForm channelId={channel.id} label={label} checks={available} onDone={onChanged} />}
     </li>
   );
 }
@@ -258,6 +250,7 @@ function ChannelForm({ channel, onDone, onCancel }: { channel: ChannelNode | nul
           <Field label="Body template" field="config.template" errors={errors} hint="Optional; empty sends the default JSON body.">
             {(p) => <textarea {...p} rows={4} className="mono" spellCheck={false} {...text('template')} />}
           </Field>
+          <TemplateVariableList />
           <Field label="Webhook secret" field="config.webhookSecret" errors={errors} hint={`Signs each delivery. ${secretHint}`}>{(p) => <input {...p} {...secretProps('webhookSecret')} />}</Field>
         </>
       )}

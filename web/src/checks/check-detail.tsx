@@ -6,7 +6,7 @@ import { CheckStatusBadge } from './check-status-badge.js';
 import { DeleteActions } from '../shared/delete-actions.js';
 import { ErrorNotice } from '../shared/error-notice.js';
 import { Link } from '../shared/link.js';
-import { navigate } from '../shared/use-route.js';
+import { navigate, useRoute } from '../shared/use-route.js';
 import { formatDuration, percentileLabel } from '../shared/format-duration.js';
 import { CHANNEL_TYPE_LABELS, type ChannelType } from '../alert-channels/alert-channel-form.js';
 import { isFormCheckType } from './check-form-rules.js';
@@ -77,6 +77,7 @@ export function CheckDetail({ id }: { id: string }) {
   const [, remove] = useMutation(DeleteCheck);
   const [message, setMessage] = useState<string | null>(null);
   const [openResult, setOpenResult] = useState<string | null>(null);
+  const { search } = useRoute();
   const windows = useCoveringWindows();
 
   if (error && !data) return <ErrorNotice error={error} />;
@@ -98,7 +99,9 @@ export function CheckDetail({ id }: { id: string }) {
           : 'icmpRequest' in check && check.icmpRequest ? `ping ${check.icmpRequest.hostname} ×${check.icmpRequest.pingCount}`
             : 'heartbeat' in check && check.heartbeat ? check.heartbeat.pingUrl ?? null : null;
   const summary = new Map((check.analyticsSummary?.values ?? []).map((v) => [v.metric, v.value]));
-  const selected = openResult ?? check.results.nodes[0]?.id ?? null;
+  // Alerts link to `/checks/<id>?result=<result id>`: that result opens until another is chosen.
+  const linked = new URLSearchParams(search).get('result');
+  const selected = openResult ?? (linked ? `${check.checkId}:${linked}` : check.results.nodes[0]?.id ?? null);
   const maintenance = checkMaintenance(windows, check.tags);
 
   return (

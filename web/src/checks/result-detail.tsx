@@ -7,10 +7,9 @@ import { timingPhaseRows } from './timing-phases.js';
 
 const ResultQuery = graphql(`
   query ConsoleResult($id: ID!) {
-    node(id: $id) {
+    checkResult(id: $id) {
       id
       __typename
-      ... on CheckResult {
         startedAt responseTime runLocation hasFailures hasErrors isDegraded attempts
         errors { code message }
         assertions { source property comparison target actual passed error }
@@ -22,17 +21,16 @@ const ResultQuery = graphql(`
         }
         browserCheckResult { errors { code message stack } jobLog { time level message } jobAssets { name type contentType path } }
         multiStepCheckResult { errors { code message stack } jobLog { time level message } jobAssets { name type contentType path } }
-      }
     }
   }
 `);
 
-/** One result: timing phases, assertions, errors, logs and screenshots. */
+/** One result (its global id, or `checkId:resultId` as alert links name it): timing phases, assertions, errors, logs and screenshots. */
 export function ResultDetail({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: ResultQuery, variables: { id } });
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading the result…</p>;
-  const result = data.node?.__typename === 'CheckResult' ? data.node : null;
+  const result = data.checkResult ?? null;
   if (!result) return <p>The result is no longer stored.</p>;
   const api = result.apiCheckResult;
   const script = result.browserCheckResult ?? result.multiStepCheckResult;

@@ -70,6 +70,9 @@ export function createConsoleClient(credentials: Credentials): ConsoleClient {
           TestSessionResultAsset: () => null,
           TestSessionEvent: () => null,
           ProjectMembership: () => null,
+          // "Send test" answers and the webhook template variables: values, not entities.
+          AlertChannelTestPayload: () => null,
+          WebhookTemplateVariable: () => null,
         },
       }),
       fetchExchange,
