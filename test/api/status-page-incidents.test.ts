@@ -32,7 +32,7 @@ describe.each(BACKENDS)('status page services, incidents and updates over REST (
   it('creates, reads, renames, lists and deletes a service', async () => {
     const created = await s.a.request('POST', SERVICES, { name: 'Checkout' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), name: 'Checkout', accountId: s.a.accountId, created_at: expect.any(String), updated_at: null });
+    expect(created.body).toEqual({ id: expect.any(String), name: 'Checkout', accountId: s.a.accountId, autoIncident: false, checks: [], created_at: expect.any(String), updated_at: null });
     const id = created.body.id as string;
     expect((await s.a.request('GET', `${SERVICES}/${id}`)).body).toEqual(created.body);
     const renamed = await s.a.request('PUT', `${SERVICES}/${id}`, { name: 'Payments' });
