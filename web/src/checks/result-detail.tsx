@@ -4,6 +4,7 @@ import { ErrorNotice } from '../shared/error-notice.js';
 import { useAssetUrl } from '../shared/use-asset-url.js';
 import { formatDuration } from '../shared/format-duration.js';
 import { timingPhaseRows } from './timing-phases.js';
+import { AssertionTable } from './assertion-table.js';
 
 const ResultQuery = graphql(`
   query ConsoleResult($id: ID!) {
@@ -56,19 +57,7 @@ export function ResultDetail({ id }: { id: string }) {
           </tbody>
         </table>
       )}
-      {result.assertions.length > 0 && (
-        <table aria-label="Assertions">
-          <thead><tr><th scope="col">Assertion</th><th scope="col">Expected</th><th scope="col">Actual</th><th scope="col">Outcome</th></tr></thead>
-          <tbody>
-            {result.assertions.map((a, i) => (
-              <tr key={i}>
-                <td>{a.source}{a.property ? ` ${a.property}` : ''} {a.comparison}</td><td>{a.target}</td><td>{a.actual}</td>
-                <td className={a.passed ? 'tone-passing' : 'tone-failing'}>{a.passed ? 'passed' : `failed${a.error ? `: ${a.error}` : ''}`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <AssertionTable assertions={result.assertions} />
       {errors.length > 0 && <ul className="plain-list" aria-label="Errors">{errors.map((e, i) => <li key={i} className="form-error"><strong>{e.code}</strong> {e.message}</li>)}</ul>}
       {logs.length > 0 && (
         <details>

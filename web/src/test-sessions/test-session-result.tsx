@@ -7,6 +7,7 @@ import { formatRelativeTime } from '../shared/relative-time.js';
 import { useAssetUrl } from '../shared/use-asset-url.js';
 import { resultErrorMessage } from './result-error-message.js';
 import { testSessionPath } from './test-session-route.js';
+import { AssertionTable } from '../checks/assertion-table.js';
 
 const SessionResultQuery = graphql(`
   query ConsoleTestSessionResult($testSessionId: ID!, $resultId: ID!) {
@@ -57,19 +58,7 @@ export function TestSessionResult({ testSessionId, resultId }: { testSessionId: 
         {api?.response && <><dt>Response</dt><dd>HTTP {api.response.status} {api.response.statusText}</dd></>}
         {message && <><dt>Error</dt><dd className="form-error">{message}</dd></>}
       </dl>
-      {result.assertions.length > 0 && (
-        <table className="card" aria-label="Assertions">
-          <thead><tr><th scope="col">Assertion</th><th scope="col">Expected</th><th scope="col">Actual</th><th scope="col">Outcome</th></tr></thead>
-          <tbody>
-            {result.assertions.map((a, i) => (
-              <tr key={i}>
-                <td>{a.source}{a.property ? ` ${a.property}` : ''} {a.comparison}</td><td>{a.target}</td><td>{a.actual}</td>
-                <td className={a.passed ? 'tone-passing' : 'tone-failing'}>{a.passed ? 'passed' : `failed${a.error ? `: ${a.error}` : ''}`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <AssertionTable assertions={result.assertions} className="card" />
       {logs.length > 0 && (
         <details className="card">
           <summary>Log ({logs.length} lines)</summary>
