@@ -12,6 +12,7 @@ import { validatorCompiler } from '../contract/validation.js';
 import { createInputRules } from './input-rules.js';
 import { ROUTE_MODULES } from './routes.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { serviceRoutes } from './service-routes.js';
 import { redisWithFallbackStore } from './redis-with-fallback-store.js';
 import { createRedisConnection } from '../events/create-redis-connection.js';
 import { API_TAGS } from '../contract/api-tags.js';
@@ -187,30 +188,7 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
   // A runner-only process serves no API: its port answers health and metrics.
   for (const register of config.role === 'runner' ? [metricsRoutes] : ROUTE_MODULES) register(app, context);
 
-  app.get('/openapi.json', { schema: { hide: true }, config: { public: true, rateLimit: false } as never }, async () => app.swagger());
-  app.get('/swagger.json', { schema: { hide: true }, config: { public: true, rateLimit: false } as never }, async (_req, reply) => {
-    reply.header('Deprecation', 'true').header('Link', '</openapi.json>; rel="successor-version"');
-    return app.swagger();
-  });
-  // Liveness: the process answers. Says what the process does and whether it leads the schedule.
-  app.get('/health', { schema: { hide: true }, config: { public: true, rateLimit: false } as never }, async () => ({
-    status: 'ok', ...(context.processStatus?.() ?? {}),
-  }));
-  // Readiness: what the process depends on answers now (the database, and Redis when configured).
-  app.get('/health/ready', { schema: { hide: true }, config: { public: true, rateLimit: false } as never }, async (_req, reply) => {
-    const probe = async (work: () => Promise<unknown>) => {
-      try {
-        await Promise.race([work(), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 2 s')), 2_000).unref())]);
-        return 'ok';
-      } catch (err) {
-        return err instanceof Error ? err.message : String(err);
-      }
-    };
-    const checks: Record<string, string> = { database: await probe(() => context.store.db.query('SELECT 1')) };
-    if (context.bus.ping) checks.redis = await probe(() => context.bus.ping!());
-    const ready = Object.values(checks).every((c) => c === 'ok');
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
-  });
+  serviceRoutes(app, context);
   return app;
 }
 

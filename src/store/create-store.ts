@@ -19,6 +19,8 @@ export interface StoreOptions {
   /** PostgreSQL schema (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
+  /** PGlite only: a dumped data folder to start from (`PgliteDb.dumpDataDir`); tests start from a migrated one. */
+  pgliteTemplate?: Blob;
   /** Told about pending migrations and each one applied (the start's progress lines). */
   migrationProgress?: MigrationProgress;
 }
@@ -37,7 +39,7 @@ export function storeOver(db: Db): Store {
 export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const db = options.databaseUrl
     ? await createPgDb({ connectionString: options.databaseUrl, schema: options.schema, max: options.poolSize })
-    : await createPgliteDb({ dataDir: options.dataDir });
+    : await createPgliteDb({ dataDir: options.dataDir, template: options.pgliteTemplate });
   try {
     if (options.schema) await db.exec(`CREATE SCHEMA IF NOT EXISTS "${options.schema.replace(/"/g, '')}"`);
     await migrate(db, undefined, options.migrationProgress);

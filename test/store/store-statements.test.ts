@@ -197,7 +197,8 @@ describe('PGlite statistics after bulk writes', () => {
 
 describe.each(BACKENDS)('statistics after migrations on $name', (backend) => {
   it('analyses every table of the schema once the migrations are applied', async () => {
-    const store = await openTestStore(backend);
+    // From an empty cluster, not the suites' migrated template: the migrations must run here.
+    const store = await openTestStore(backend, { pgliteTemplate: undefined });
     try {
       const never = await store.db.query<{ relname: string }>(
         `SELECT c.relname FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
