@@ -6,6 +6,7 @@ import { DeleteActions } from '../shared/delete-actions.js';
 import { ErrorNotice } from '../shared/error-notice.js';
 import { Link } from '../shared/link.js';
 import { ServicePicker } from '../shared/service-picker.js';
+import { ServicesCard } from './services-card.js';
 import { label } from '../incidents/incident-form.js';
 import {
   cardsEditable, EMPTY_STATUS_PAGE_FORM, publicPageUrl, slugFromName, STATUS_PAGE_FORM_FIELDS, statusPageFormValues, statusPageInput, type StatusPageFormValues,
@@ -49,15 +50,8 @@ const UpdateStatusPage = graphql(`
 const DeleteStatusPage = graphql(`
   mutation ConsoleDeleteStatusPage($id: ID!) { deleteStatusPage(id: $id) { deletedId userErrors { field code message } } }
 `);
-const CreateService = graphql(`
-  mutation ConsoleCreateStatusPageService($input: StatusPageServiceInput!) {
-    createStatusPageService(input: $input) { statusPageService { id name autoIncident linkedChecks { id name } } userErrors { field code message } }
-  }
-`);
-
 const NO_ERRORS: FieldErrors = { byField: {}, general: [] };
 type Service = { id: string; name: string };
-type LinkedService = Service & { autoIncident?: boolean; linkedChecks?: readonly Service[] };
 
 /** The account's status pages, the services they can show, and forms to add either. */
 export function StatusPages() {
@@ -85,7 +79,7 @@ export function StatusPages() {
       )}
       <div className="grid-2">
         <StatusPageForm services={services} />
-        <ServicesCard services={services} checks={data.checks.nodes} onAdded={() => refresh({ requestPolicy: 'network-only' })} />
+        <ServicesCard services={services} checks={data.checks.nodes} onChanged={() => refresh({ requestPolicy: 'network-only' })} />
       </div>
     </section>
   );
@@ -94,52 +88,6 @@ export function StatusPages() {
 function PublicLink({ page }: { page: { name: string; url: string; customDomain?: string | null } }) {
   const href = publicPageUrl(page, window.location.origin);
   return <a href={href} target="_blank" rel="noreferrer" aria-label={`Open the public page of ${page.name} (new tab)`}>{page.customDomain ?? `/status/${page.url}`}</a>;
-}
-
-/** The services status pages show and incidents affect: listed, and a form to add one. */
-function ServicesCard({ services, checks, onAdded }: { services: readonly LinkedService[]; checks: readonly Service[]; onAdded(): void }) {
-  const [name, setName] = useState('');
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [autoIncident, setAutoIncident] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
-  const [created, create] = useMutation(CreateService);
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const result = await create({ input: { name: name.trim(), checks: chosen, autoIncident } });
-    if (result.error) return setErrors({ byField: {}, general: [result.error.message] });
-    const payload = result.data?.createStatusPageService;
-    if (payload?.userErrors.length) return setErrors(fieldErrors(payload.userErrors, ['name', 'checks']));
-    setErrors(NO_ERRORS);
-    setName('');
-    setChosen([]);
-    setAutoIncident(false);
-    onAdded();
-  }
-  return (
-    <section className="card" aria-labelledby="services-title">
-      <h2 id="services-title">Services</h2>
-      {services.length === 0 ? <p className="muted">No services yet: add the parts of your product your users know (API, website…).</p> : (
-        <ul className="plain-list" aria-label="Services">{services.map((s) => (
-          <li key={s.id}>{s.name}{s.linkedChecks?.length ? <span className="muted"> — from {s.linkedChecks.map((c) => c.name).join(', ')}{s.autoIncident ? ', automatic incidents' : ''}</span> : null}</li>
-        ))}</ul>
-      )}
-      <form onSubmit={submit} noValidate aria-label="Add a service">
-        {errors.general.length > 0 && <div className="form-error" role="alert">{errors.general.map((m) => <p key={m}>{m}</p>)}</div>}
-        <Field label="Service name" field="name" errors={errors}>{(props) => <input {...props} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-        <fieldset aria-label="Checks the service's state comes from">
-          <legend>Built from checks <span className="muted">(its public state and uptime follow them)</span></legend>
-          {checks.length === 0 ? <p className="muted">No checks yet.</p> : checks.map((c) => (
-            <label key={c.id} className="checkbox">
-              <input type="checkbox" checked={chosen.includes(c.id)} onChange={(e) => setChosen((now) => (e.target.checked ? [...now, c.id] : now.filter((id) => id !== c.id)))} /> {c.name}
-            </label>
-          ))}
-          {errors.byField.checks && <p className="field-error" role="alert">{errors.byField.checks.join(' ')}</p>}
-        </fieldset>
-        <label className="checkbox"><input type="checkbox" checked={autoIncident} onChange={(e) => setAutoIncident(e.target.checked)} /> Open an incident automatically when its checks fail</label>
-        <div className="actions"><button type="submit" className="button" disabled={created.fetching}>Add service</button></div>
-      </form>
-    </section>
-  );
 }
 
 /** One status page: its settings (editable), its link, its services' open incidents, and deletion. */
