@@ -24,6 +24,7 @@ import { checkGroupTriggersRoutes } from './check-group-triggers-routes.js';
 import { clientCertificatesRoutes } from './client-certificates-routes.js';
 import { statusPageIncidentsRoutes } from './status-page-incidents-routes.js';
 import { maintenanceWindowsRoutes } from './maintenance-windows-routes.js';
+import { checkMaintenanceRoutes } from './check-maintenance-routes.js';
 import { statusPagesRoutes } from './status-pages-routes.js';
 import { statusPageSubscriptionsRoutes } from './status-page-subscriptions-routes.js';
 import { subscriberDeliveriesRoutes } from './subscriber-deliveries-routes.js';
@@ -68,6 +69,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   clientCertificatesRoutes,
   statusPageIncidentsRoutes,
   maintenanceWindowsRoutes,
+  checkMaintenanceRoutes,
   statusPagesRoutes,
   statusPageSubscriptionsRoutes,
   subscriberDeliveriesRoutes,

@@ -26,6 +26,18 @@ export const MAINTENANCE_LIMITS = {
 const DateTime = (description: string) => Type.String({ format: 'date-time', maxLength: 64, description });
 const TagList = (description: string) => Type.Array(Type.String({ maxLength: MAINTENANCE_LIMITS.tag }), { maxItems: MAINTENANCE_LIMITS.tags, description });
 
+/** The most checks one `GET /v1/check-maintenance` asks about. */
+export const MAX_CHECK_MAINTENANCE_IDS = 100;
+
+export const CheckMaintenanceQuery = Type.Object(
+  {
+    checkId: Type.Array(Uuid, {
+      minItems: 1, maxItems: MAX_CHECK_MAINTENANCE_IDS, description: `Check ids, repeated or comma-separated, at most ${MAX_CHECK_MAINTENANCE_IDS}`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const WindowParams = Type.Object({ id: IntId }, { additionalProperties: false });
 export const MaintenanceParams = Type.Object({ id: IntId, maintenanceId: Uuid }, { additionalProperties: false });
 export const MaintenanceUpdateParams = Type.Object({ id: IntId, maintenanceId: Uuid, updateId: Uuid }, { additionalProperties: false });

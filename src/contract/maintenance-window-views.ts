@@ -79,6 +79,32 @@ export const Maintenance = {
   },
 };
 
+/** A check and its maintenance (Lookout's own: what a console shows on a check). */
+export const CheckMaintenanceState = {
+  $id: 'CheckMaintenanceState',
+  type: 'object',
+  description: 'A check and its maintenance: of the windows covering the check, one in progress, else the next one scheduled; null when none',
+  required: ['checkId', 'maintenance'],
+  properties: {
+    checkId: { type: 'string', format: 'uuid' },
+    maintenance: {
+      anyOf: [{ type: 'null' }, {
+        type: 'object',
+        required: ['state', 'maintenanceWindowId', 'maintenanceWindowName', 'maintenanceId', 'startsAt', 'endsAt', 'paused'],
+        properties: {
+          state: { type: 'string', enum: ['IN_PROGRESS', 'SCHEDULED'], description: 'IN_PROGRESS: going on now (the one ending last); SCHEDULED: the soonest to come' },
+          maintenanceWindowId: { type: 'integer' },
+          maintenanceWindowName: { type: 'string' },
+          maintenanceId: { type: 'string', format: 'uuid' },
+          startsAt: DateTime,
+          endsAt: DateTime,
+          paused: { type: 'boolean', description: 'The check does not run during it; otherwise only its alerts are silenced' },
+        },
+      }],
+    },
+  },
+};
+
 /** An update of a maintenance (service-api.md "Maintenance window update"). */
 export const MaintenanceWindowUpdate = {
   $id: 'MaintenanceWindowUpdate',
@@ -111,11 +137,12 @@ export const MaintenanceWindowUpdate = {
 };
 
 /** Schemas of this file registered as named components, in dependency order. */
-export const MAINTENANCE_WINDOW_VIEW_SCHEMAS = [MaintenanceWindow, Maintenance, MaintenanceWindowUpdate];
+export const MAINTENANCE_WINDOW_VIEW_SCHEMAS = [MaintenanceWindow, Maintenance, MaintenanceWindowUpdate, CheckMaintenanceState];
 
 /** Offset lists of this file, as `<name>List` components. */
 export const MAINTENANCE_WINDOW_LISTS = [
   { $id: 'MaintenanceWindowList', type: 'array', items: ref('MaintenanceWindow'), description: 'Maintenance windows by id; offset pagination, the total in Content-Range' },
   { $id: 'MaintenanceList', type: 'array', items: ref('Maintenance'), description: 'Maintenances of a window by start; offset pagination, the total in Content-Range' },
+  { $id: 'CheckMaintenanceStateList', type: 'array', items: ref('CheckMaintenanceState'), description: 'The checks asked for, in that order, each once; ids of no check of the account are left out' },
   { $id: 'MaintenanceWindowUpdateList', type: 'array', items: ref('MaintenanceWindowUpdate'), description: 'Updates of a maintenance, newest first; offset pagination, the total in Content-Range' },
 ];

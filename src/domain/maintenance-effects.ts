@@ -25,6 +25,22 @@ const NONE: MaintenanceEffects = Object.freeze({ paused: false, silenced: false,
 
 const shares = (a: readonly string[], b: ReadonlySet<string>) => a.some((t) => b.has(t.toLowerCase()));
 
+/** What of a window decides which checks it covers and pauses. */
+export type WindowReach = Pick<ActiveMaintenance, 'tags' | 'pauseAllChecks' | 'silenceAlertsTags' | 'silenceAllAlerts'>;
+
+/** The check tags as the rules compare them (without case). */
+export const checkTagSet = (checkTags: readonly string[]): ReadonlySet<string> => new Set(checkTags.map((t) => t.toLowerCase()));
+
+/** Whether the window pauses a check with these tags: `pauseAllChecks`, and no tags or one of the check's. */
+export function pausesCheck(w: WindowReach, tags: ReadonlySet<string>): boolean {
+  return w.pauseAllChecks && (w.tags.length === 0 || shares(w.tags, tags));
+}
+
+/** Whether the window covers (silences, maybe pauses) a check with these tags, by the rules of `maintenanceEffects`. */
+export function coversCheck(w: WindowReach, tags: ReadonlySet<string>): boolean {
+  return shares(w.tags, tags) || w.pauseAllChecks || w.silenceAllAlerts || shares(w.silenceAlertsTags, tags);
+}
+
 /**
  * The rules, per window in progress, for a check with `checkTags` (compared without case):
  * - it covers the check when one of its `tags` is the check's, when one of `silenceAlertsTags` is,
@@ -36,16 +52,13 @@ const shares = (a: readonly string[], b: ReadonlySet<string>) => a.some((t) => b
  */
 export function maintenanceEffects(windows: readonly ActiveMaintenance[], checkTags: readonly string[]): MaintenanceEffects {
   if (windows.length === 0) return NONE;
-  const tags = new Set(checkTags.map((t) => t.toLowerCase()));
+  const tags = checkTagSet(checkTags);
   const effects: MaintenanceEffects = { paused: false, silenced: false, suppressAutoIncidents: false, windowIds: [] };
   for (const w of windows) {
-    const byTags = shares(w.tags, tags);
-    const paused = w.pauseAllChecks && (w.tags.length === 0 || byTags);
-    const covered = byTags || paused || w.silenceAllAlerts || shares(w.silenceAlertsTags, tags) || w.pauseAllChecks;
-    if (!covered) continue;
+    if (!coversCheck(w, tags)) continue;
     effects.windowIds.push(w.windowId);
     effects.silenced = true;
-    effects.paused ||= paused;
+    effects.paused ||= pausesCheck(w, tags);
     effects.suppressAutoIncidents ||= w.suppressAutoIncidents;
   }
   return effects.windowIds.length ? effects : NONE;

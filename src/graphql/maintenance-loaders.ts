@@ -4,12 +4,14 @@ import { getOrNull } from './get-or-null.js';
 import { isIntegerId, isUuid } from './global-id.js';
 import type { RestSession } from './rest-client.js';
 import { walkOffsetList } from './status-page-list-walks.js';
-import type { RestMaintenance, RestMaintenanceUpdate, RestMaintenanceWindow } from './maintenance-types.js';
+import type { RestCheckMaintenance, RestCheckMaintenanceState, RestMaintenance, RestMaintenanceUpdate, RestMaintenanceWindow } from './maintenance-types.js';
 
 /** Largest pages the REST lists serve: windows, a window's maintenances, a maintenance's updates. */
 const WINDOW_PAGE = 100;
 const MAINTENANCE_PAGE = 50;
 const UPDATE_PAGE = 100;
+/** Most checks one `GET /v1/check-maintenance` answers for. */
+const CHECK_BATCH = 100;
 
 /** Which of a window's maintenances to read: those ending after `endsAfter` and starting before `startsBefore`, when given. */
 export interface MaintenanceBounds {
@@ -40,6 +42,8 @@ export interface MaintenanceLoaders {
   updateByKey: DataLoader<string, RestMaintenanceUpdate | null>;
   /** A maintenance's updates by `windowId:maintenanceId`, newest first (empty when unknown); each read once. */
   updatesOf: DataLoader<string, RestMaintenanceUpdate[]>;
+  /** The maintenance of a check by REST UUID (one `GET /v1/check-maintenance` per 100 checks); null when none, or the check is unknown. */
+  checkMaintenance: DataLoader<string, RestCheckMaintenance | null>;
   /** Forgets everything read so far: a write may have changed any of it. */
   clearAll(): void;
 }
@@ -131,9 +135,18 @@ export function createMaintenanceLoaders(rest: RestSession): MaintenanceLoaders 
     return all;
   })), { cacheKeyFn: lower });
 
+  const checkMaintenance = new DataLoader<string, RestCheckMaintenance | null>(async (keys) => {
+    const wanted = keys.filter(isUuid);
+    if (wanted.length === 0) return keys.map(() => null);
+    const res = await rest.get<RestCheckMaintenanceState[]>('/v1/check-maintenance', { checkId: wanted.join(',') });
+    const byCheck = new Map(res.body.map((s) => [lower(s.checkId), s.maintenance]));
+    return keys.map((k) => byCheck.get(lower(k)) ?? null);
+  }, { maxBatchSize: CHECK_BATCH, cacheKeyFn: lower });
+
   return {
     windowById,
     allWindows,
+    checkMaintenance,
     maintenanceByKey,
     maintenancesOf: (windowId, { endsAfter, startsBefore }) => maintenanceLists.load(JSON.stringify([windowId, endsAfter ?? null, startsBefore ?? null])),
     upcomingOf: (windowId, { from, to, first }) => upcomingLists.load(JSON.stringify([windowId, from, to, first])),
@@ -147,6 +160,7 @@ export function createMaintenanceLoaders(rest: RestSession): MaintenanceLoaders 
       upcomingLists.clearAll();
       updateByKey.clearAll();
       updatesOf.clearAll();
+      checkMaintenance.clearAll();
     },
   };
 }

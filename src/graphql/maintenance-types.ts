@@ -21,3 +21,9 @@ export type RestMaintenanceUpdate = Schemas['MaintenanceWindowUpdate'];
 
 /** The dates an update set. */
 export type RestMaintenanceDateAdjustments = NonNullable<RestMaintenanceUpdate['dateAdjustments']>;
+
+/** A check and its maintenance (`GET /v1/check-maintenance`). */
+export type RestCheckMaintenanceState = Schemas['CheckMaintenanceState'];
+
+/** A check's maintenance, in progress or next. */
+export type RestCheckMaintenance = NonNullable<RestCheckMaintenanceState['maintenance']>;

@@ -146,6 +146,10 @@ export function createChecksRepository(db: Queryable) {
      * delete (which locks the check, then cascades to those rows) and this transaction lock in one
      * order and never deadlock.
      */
+    /** The tags of the account's checks among `ids` (uuids); ids of no check of the account are left out. */
+    async tagsOf(accountId: string, ids: readonly string[]): Promise<Array<{ id: string; tags: string[] }>> {
+      return db.query('SELECT id, tags FROM checks WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, ids]);
+    },
     async lockAgainstDelete(accountId: string, id: string): Promise<boolean> {
       const rows = await db.query('SELECT id FROM checks WHERE account_id = $1 AND id = $2 FOR KEY SHARE', [accountId, id]);
       return rows.length > 0;

@@ -1,4 +1,5 @@
 import type { Resolvers } from '../__generated__/resolvers-types.js';
+import { CHECK_TYPE_NAMES } from '../check-type-name.js';
 import { offsetConnection, totalOfContentRange } from '../connection.js';
 import type { GraphqlContext } from '../context.js';
 import { isIntegerId, toGlobalId } from '../global-id.js';
@@ -93,6 +94,15 @@ export const maintenanceResolvers: Resolvers = {
     createdAt: (w) => w.created_at,
     updatedAt: (w) => w.updated_at,
   },
+  CheckMaintenance: {
+    maintenanceId: (m) => maintenanceGlobalId(m.maintenanceWindowId, m.maintenanceId),
+    windowId: (m) => toGlobalId('MaintenanceWindow', m.maintenanceWindowId),
+    windowName: (m) => m.maintenanceWindowName,
+    window: (m, _args, ctx) => ctx.loaders.maintenances.windowById.load(m.maintenanceWindowId),
+  },
+  ...Object.fromEntries(Object.values(CHECK_TYPE_NAMES).map((name) => [name, {
+    maintenance: (c: { id: string }, _args: unknown, ctx: GraphqlContext) => ctx.loaders.maintenances.checkMaintenance.load(c.id),
+  }])),
   Maintenance: {
     id: (m) => maintenanceGlobalId(m.maintenanceWindowId, m.id),
     maintenanceId: (m) => m.id,

@@ -15,9 +15,7 @@ import { ResponseTimeChart } from './response-time-chart.js';
 import { ResultDetail } from './result-detail.js';
 import { UptimeFigures } from './uptime-figures.js';
 import { useLiveRefresh } from '../shared/use-live-refresh.js';
-import { checkMaintenance } from '../maintenance/check-maintenance.js';
 import { MaintenanceBadge } from '../maintenance/maintenance-badge.js';
-import { useCoveringWindows } from '../maintenance/use-covering-windows.js';
 import { CheckManagedMarker } from '../shared/check-managed-marker.js';
 import { CheckTestSessions } from '../test-sessions/check-test-sessions.js';
 
@@ -27,6 +25,7 @@ export const PERCENTILE_METRICS = ['responseTime_p50', 'responseTime_p95', 'resp
 const CheckQuery = graphql(`
   query ConsoleCheck($id: ID!) {
     check(id: $id) {
+      maintenance { state windowId windowName startsAt endsAt paused }
       id checkId name checkType activated muted tags locations privateLocations frequency frequencyOffset description
       createdAt updatedAt
       group { id name }
@@ -78,7 +77,6 @@ export function CheckDetail({ id }: { id: string }) {
   const [message, setMessage] = useState<string | null>(null);
   const [openResult, setOpenResult] = useState<string | null>(null);
   const { search } = useRoute();
-  const windows = useCoveringWindows();
 
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading the check…</p>;
@@ -102,7 +100,7 @@ export function CheckDetail({ id }: { id: string }) {
   // Alerts link to `/checks/<id>?result=<result id>`: that result opens until another is chosen.
   const linked = new URLSearchParams(search).get('result');
   const selected = openResult ?? (linked ? `${check.checkId}:${linked}` : check.results.nodes[0]?.id ?? null);
-  const maintenance = checkMaintenance(windows, check.tags);
+  const { maintenance } = check;
 
   return (
     <section aria-labelledby="check-title">

@@ -15,9 +15,7 @@ import { Sparkline } from './sparkline.js';
 import { navigate, useRoute } from '../shared/use-route.js';
 import { useLiveRefresh } from '../shared/use-live-refresh.js';
 import { UptimeFigures } from './uptime-figures.js';
-import { checkMaintenance } from '../maintenance/check-maintenance.js';
 import { MaintenanceBadge } from '../maintenance/maintenance-badge.js';
-import { useCoveringWindows } from '../maintenance/use-covering-windows.js';
 
 /** Rows per page: a page of checks with their sparklines renders in well under the 1 s budget. */
 export const CHECKS_PER_PAGE = 50;
@@ -29,6 +27,7 @@ const ChecksQuery = graphql(`
       pageInfo { hasNextPage endCursor }
       nodes {
         id checkId name checkType activated muted tags
+        maintenance { state windowId windowName startsAt endsAt paused }
         status { checkId health hasFailures isDegraded sslDaysRemaining updatedAt }
         latestResults(count: 10) { id responseTime hasFailures startedAt }
         uptime24h: analyticsSummary(metrics: ["availability"], quickRange: LAST_24_HOURS) { values { metric value } }
@@ -59,7 +58,6 @@ export function CheckList() {
   const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
   useLiveRefresh(refresh, 2000);
 
-  const windows = useCoveringWindows();
   const typed = { ...filter, text };
   const rows = (data?.checks.nodes ?? []).filter((check) => matchesCheckFilter({ ...check, health: check.status?.health }, typed));
   const ids = { text: useId(), tag: useId(), type: useId(), state: useId() };
@@ -122,7 +120,7 @@ export function CheckList() {
                     {!check.activated && <span className="pill">deactivated</span>}
                     {check.muted && <span className="pill">muted</span>}
                     <CertificateBadge daysRemaining={check.status?.sslDaysRemaining} />
-                    <MaintenanceBadge maintenance={checkMaintenance(windows, check.tags)} compact />
+                    <MaintenanceBadge maintenance={check.maintenance} compact />
                   </td>
                   <td>{check.checkType}</td>
                   <td>{check.tags.map((tag) => <button key={tag} type="button" className="pill pill--button" aria-label={`Filter by tag ${tag}`} onClick={() => setFilter({ ...filter, tag })}>{tag}</button>)}</td>
