@@ -182,7 +182,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       }),
       config,
       store,
-      checks: createCheckService({ store, publicUrl: config.publicUrl, assetsDir: config.assetsDir, logger, agenticModelConfigured: config.agentic !== null }),
+      checks: createCheckService({ store, publicUrl: config.publicUrl, assetsDir: config.assetsDir, logger, bus, agenticModelConfigured: config.agentic !== null }),
       groups: createCheckGroupService({ store }),
       bus,
       runner,

@@ -18,6 +18,7 @@ import { checkColumnsFor, redactVariables, toCheckView, toSparseCheckView } from
 import { dedupeSubscriptions, referenceIssues } from './reference-issues.js';
 import { keepActivated } from '../domain/keep-activated.js';
 import type { Logger } from 'pino';
+import type { EventBus } from '../events/event-bus.js';
 import { createRetentionRepository } from '../store/retention-repository.js';
 import { deleteAssetFiles } from './asset-files.js';
 import { codeBundleIssues, storageDirOf } from './code-bundle-issues.js';
@@ -45,6 +46,8 @@ export interface CheckServiceOptions {
    */
   storageDir?: string;
   logger?: Logger;
+  /** Where `publicContentChanged` goes when a deleted check was on a status page; none in unit uses. */
+  bus?: EventBus;
   /** Whether this server has a model for agentic checks (config `agentic`); without one AGENTIC checks are refused. */
   agenticModelConfigured?: boolean;
 }
@@ -59,7 +62,7 @@ async function checkReferenceIssues(repos: Repositories, accountId: string, c: C
 }
 
 /** Create, read, update and delete checks, with every rule of the spec applied. */
-export function createCheckService({ store, publicUrl, assetsDir, storageDir, logger, agenticModelConfigured = false }: CheckServiceOptions) {
+export function createCheckService({ store, publicUrl, assetsDir, storageDir, logger, bus, agenticModelConfigured = false }: CheckServiceOptions) {
   const bundlesDir = storageDir ?? (assetsDir ? storageDirOf(assetsDir) : undefined);
   async function readView(repos: Repositories, accountId: string, id: string) {
     const row = await repos.checks.get(accountId, id);
@@ -166,7 +169,17 @@ export function createCheckService({ store, publicUrl, assetsDir, storageDir, lo
     async delete(accountId: string, id: string): Promise<void> {
       // Read before the results cascade away; a run stored in between leaves an orphan for the sweep.
       const assets = assetsDir ? await createRetentionRepository(store.db).assetsOfCheck(accountId, id) : [];
-      if (!(await store.checks.delete(accountId, id))) throw notFound('Check', id);
+      // A check a status page service is built from changes what the page shows: its version moves
+      // on in the same transaction, so no page serves the deleted check's state a minute longer.
+      const shownVersion = await store.transaction(async (tx) => {
+        const version = await tx.publicContentVersions.bumpIfCheckShown(accountId, id);
+        if (!(await tx.checks.delete(accountId, id))) throw notFound('Check', id);
+        return version;
+      });
+      if (shownVersion !== null && bus) {
+        await bus.publish({ type: 'publicContentChanged', accountId, version: shownVersion, subject: 'check', subjectId: id })
+          .catch((err) => logger?.warn({ err, accountId, checkId: id }, 'checks: could not publish that a deleted check left a status page'));
+      }
       if (assetsDir && assets.length) await deleteAssetFiles(assetsDir, assets, logger);
     },
 

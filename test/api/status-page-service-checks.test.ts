@@ -120,4 +120,30 @@ describe('status page services built from checks (REST and GraphQL)', () => {
     const incidents = (await s.a.request('GET', '/v1/status-pages/incidents?limit=100')).body.entries;
     expect(incidents.filter((i: { services: { id: string }[] }) => i.services.some((x) => x.id === service))).toEqual([]);
   });
+
+  it('drops a deleted check from the public page at once, publishing the change, and leaves pages of unlinked checks alone', async () => {
+    const doomed = await apiCheck(s.a, 'Doomed check');
+    const unlinked = await apiCheck(s.a, 'Unlinked check');
+    const service = (await s.a.request('POST', SERVICES, { name: 'Checkout', checks: [{ id: doomed.id }] })).body.id;
+    const slug = `deleted-${randomUUID().slice(0, 8)}`;
+    expect((await s.a.request('POST', '/v1/status-pages', { name: 'Checkout status', url: slug, cards: [{ name: 'Shop', services: [{ id: service }] }] })).status).toBe(201);
+    target.state.healthy = false;
+    expect((await s.a.request('POST', `/v1/checks/${doomed.id}/run`)).status).toBe(200);
+    const component = async () => JSON.parse((await s.raw('GET', `/status/${slug}/api/v2/summary.json`)).text).components.find((c: { id: string }) => c.id === service).status;
+    expect(await component()).toBe('major_outage');
+
+    const published: Array<{ subject: string; subjectId: string }> = [];
+    const off = s.lookout.bus.subscribe('publicContentChanged', (e) => { published.push(e); });
+    try {
+      expect((await s.a.request('DELETE', `/v1/checks/${unlinked.id}`)).status).toBe(204);
+      expect((await s.a.request('DELETE', `/v1/checks/${doomed.id}`)).status).toBe(204);
+      // Within the same minute the page was memoised in: only the version moving on refreshes it.
+      expect(await component()).toBe('operational');
+      expect((await s.a.request('GET', `${SERVICES}/${service}`)).body.checks).toEqual([]);
+      await expect.poll(() => published.filter((e) => e.subject === 'check').map((e) => e.subjectId)).toEqual([doomed.id]);
+    } finally {
+      off();
+      target.state.healthy = true;
+    }
+  });
 });
