@@ -9,7 +9,7 @@ if (skipReason) console.warn(`alert-channel-actions-browser.test.ts: skipping, $
 
 const MINUTE = 60_000;
 
-describe.skipIf(Boolean(skipReason))(`the alert channel page's Send test, check picker and template variables in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+describe.skipIf(Boolean(skipReason))(`the alert channel page's Send test, check and group pickers and template variables in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   let browser: Browser;
   let context: BrowserContext;
   let tab: Page;
@@ -29,6 +29,7 @@ describe.skipIf(Boolean(skipReason))(`the alert channel page's Send test, check 
       const res = await s.a.request('POST', '/v1/alert-channels', { type: 'WEBHOOK', config: { name, url: `${receiver.url}${path}` } });
       expect(res.status).toBe(201);
     }
+    expect((await s.a.request('POST', '/v1/check-groups', { name: 'Payments', activated: false, alertChannelSubscriptions: [] })).status).toBe(201);
     const recorder = testRecorder(s.lookout.store);
     // Deactivated: the runs are the ones written here, not scheduled ones.
     for (const name of ['Homepage', 'Checkout']) {
@@ -77,6 +78,19 @@ describe.skipIf(Boolean(skipReason))(`the alert channel page's Send test, check 
     const subscribed = channels.find((c) => c.config.name === 'Good hook')!.subscriptions.map((x) => x.checkId);
     expect(subscribed.sort()).toEqual([...checkIds].sort());
     await shot('alert-channel-all-checks-subscribed');
+  });
+
+  it('subscribes a group with the group picker', async () => {
+    await tab.goto(`${s.url}/alert-channels`);
+    const broken = card('Broken hook');
+    await broken.getByLabel('Subscribe groups').selectOption({ label: 'Payments' });
+    await broken.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await tab.getByRole('status').filter({ hasText: 'Subscribed 1 group to the' }).waitFor();
+    await broken.getByRole('link', { name: 'Payments' }).waitFor();
+    expect(await broken.getByLabel('Subscribe groups').count()).toBe(0);
+    const channels = (await s.a.request('GET', '/v1/alert-channels')).body as { config: { name: string }; subscriptions: { checkId: string | null; groupId: number | null }[] }[];
+    expect(channels.find((c) => c.config.name === 'Broken hook')!.subscriptions).toEqual([expect.objectContaining({ checkId: null, groupId: expect.any(Number) })]);
+    await shot('alert-channel-group-subscribed');
   });
 
   it("lists the webhook template variables the server renders in the channel form", async () => {

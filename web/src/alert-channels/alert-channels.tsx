@@ -17,6 +17,7 @@ import { fieldErrors, type FieldErrors, type UserErrorLike } from '../shared/use
 const ChannelsQuery = graphql(`
   query ConsoleAlertChannels {
     checks(first: 100) { nodes { id checkId name } }
+    checkGroups(first: 100) { nodes { id groupId name } }
     alertChannels(first: 100) {
       totalCount
       nodes {
@@ -97,7 +98,7 @@ export function AlertChannels() {
       {data.alertChannels.nodes.length === 0 ? <p className="muted">No alert channels yet: add one below, then subscribe checks to it.</p> : (
         <ul className="plain-list channel-list" aria-label="Alert channels">
           {data.alertChannels.nodes.map((channel) => (
-            <ChannelItem key={channel.id} channel={channel} checks={data.checks.nodes} onEdit={() => setEditing(channel)} onChanged={(m) => { setMessage(m); refresh(); }} />
+            <ChannelItem key={channel.id} channel={channel} checks={data.checks.nodes} groups={data.checkGroups.nodes} onEdit={() => setEditing(channel)} onChanged={(m) => { setMessage(m); refresh(); }} />
           ))}
         </ul>
       )}
@@ -106,8 +107,9 @@ export function AlertChannels() {
   );
 }
 
-function ChannelItem({ channel, checks, onEdit, onChanged }: {
-  channel: ChannelNode; checks: readonly { id: string; checkId: string; name: string }[]; onEdit(): void; onChanged(message: string): void;
+function ChannelItem({ channel, checks, groups, onEdit, onChanged }: {
+  channel: ChannelNode; checks: readonly { id: string; checkId: string; name: string }[]; groups: readonly { id: string; groupId: number; name: string }[];
+  onEdit(): void; onChanged(message: string): void;
 }) {
   const [deleting, remove] = useMutation(DeleteChannel);
   const [subscribing, subscribe] = useMutation(UpdateSubscriptions);
@@ -118,6 +120,8 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
   const label = `${CHANNEL_TYPE_LABELS[channel.type as ChannelType] ?? channel.type} ${summary}`;
   const subscribed = new Set(channel.subscriptions.map((s) => s.checkId).filter(Boolean));
   const available = checks.filter((c) => !subscribed.has(c.checkId));
+  const subscribedGroups = new Set(channel.subscriptions.map((s) => s.groupId).filter((g) => g !== null && g !== undefined).map(String));
+  const availableGroups = groups.filter((g) => !subscribedGroups.has(String(g.groupId)));
 
   async function del() {
     const result = await remove({ id: channel.id });
@@ -176,7 +180,9 @@ function ChannelItem({ channel, checks, onEdit, onChanged }: {
           })}
         </ul>
       )}
-      {available.length > 0 && <SubscribeChecksForm channelId={channel.id} label={label} checks={available} onDone={onChanged} />}
+      {(available.length > 0 || availableGroups.length > 0) && (
+        <SubscribeChecksForm channelId={channel.id} label={label} checks={available} groups={availableGroups} onDone={onChanged} />
+      )}
     </li>
   );
 }
