@@ -222,7 +222,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     });
     let graphqlSubscriptions: SubscriptionServer | undefined;
     if (servesApi) {
-      const graphql = await createGraphql({ app, config, logger, resolvers: SUBSCRIPTION_RESOLVER_MODULES, plugins: [graphqlMetricsPlugin(metrics)] });
+      const graphql = await createGraphql({ app, config, logger, resolvers: SUBSCRIPTION_RESOLVER_MODULES, plugins: [graphqlMetricsPlugin(metrics)], bus });
       const subscriptions = attachGraphqlSubscriptions({ app, schema: graphql.schema, bus, config, logger, contextFromHeaders: graphql.contextFromHeaders });
       metrics.watch({ graphqlSubscriptions: () => subscriptions.stats().subscribers });
       graphqlSubscriptions = subscriptions;

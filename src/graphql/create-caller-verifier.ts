@@ -16,8 +16,11 @@ export interface CallerVerifierOptions {
   now?: () => number;
 }
 
-/** Resolves when the REST API accepts the caller's headers; rejects with its RestError (401, 403, 5xx) otherwise. */
-export type CallerVerifier = ((headers: IncomingHeaders) => Promise<void>) & { readonly size: number };
+/**
+ * Resolves when the REST API accepts the caller's headers; rejects with its RestError (401, 403, 5xx)
+ * otherwise. `forgetAll` drops every accepted caller (a key was revoked: its next request asks again).
+ */
+export type CallerVerifier = ((headers: IncomingHeaders) => Promise<void>) & { readonly size: number; forgetAll(): void };
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) || '';
 
@@ -62,5 +65,7 @@ export function createCallerVerifier({ client, ttlMs = 30_000, maxEntries = 5000
     }
     return pending;
   };
-  return Object.defineProperty(verify, 'size', { get: () => accepted.size }) as CallerVerifier;
+  // Revocations are rare: forgetting everyone costs each caller one more look-up, and needs no key here.
+  const forgetAll = () => accepted.clear();
+  return Object.defineProperty(Object.assign(verify, { forgetAll }), 'size', { get: () => accepted.size }) as CallerVerifier;
 }

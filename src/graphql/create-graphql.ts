@@ -57,6 +57,7 @@ import { errorGroupNodeTypes, errorGroupResolvers } from './resolvers/error-grou
 import { resultNodeTypes, resultResolvers } from './resolvers/result-resolvers.js';
 import { runCheckResolvers } from './resolvers/run-check-resolvers.js';
 import { subscriptionEventResolvers } from './resolvers/subscription-event-resolvers.js';
+import type { EventBus } from '../events/event-bus.js';
 import { testSessionNodeTypes, testSessionResolvers } from './resolvers/test-session-resolvers.js';
 import type { NodeType } from './node-type.js';
 
@@ -100,6 +101,8 @@ export interface GraphqlOptions {
   resolvers?: ResolverMap[];
   /** More Apollo plugins (metrics), after the built-in ones. */
   plugins?: ApolloServerPlugin<GraphqlContext>[];
+  /** Where revoked keys are announced (`apiKeyRevoked`): callers this layer accepted are asked again at once. */
+  bus?: Pick<EventBus, 'subscribe'>;
 }
 
 /** What the GraphQL layer exposes to the rest of the process (subscriptions reuse schema and context). */
@@ -145,7 +148,7 @@ function withUncodedRequestErrors(format: ReturnType<typeof createErrorFormatter
  * request, the route's guard checks the caller with the REST API and the request's size
  * (graphql-route-guard.ts), so a refused caller or an oversized document is never parsed.
  */
-export async function createGraphql({ app, config, logger, resolvers = [], plugins = [] }: GraphqlOptions): Promise<Graphql> {
+export async function createGraphql({ app, config, logger, resolvers = [], plugins = [], bus }: GraphqlOptions): Promise<Graphql> {
   const schema = buildExecutableSchema(loadTypeDefs(), mergeResolvers([...CORE_RESOLVERS, ...resolvers]), {
     resolveReference: createReferenceResolver(NODE_TYPES) as never,
   });
@@ -154,8 +157,12 @@ export async function createGraphql({ app, config, logger, resolvers = [], plugi
   const client = createRestClient({ backend: remote ? () => remote : createInProcessDispatcher(app), budget: config.graphqlRestBudget, maxErrorIssues: config.maxErrorIssues });
   const contextFromHeaders = createContextFactory({ client, logger });
   const documentLimits = documentLimitsOf(config);
+  const verify = createCallerVerifier({ client });
+  // A revoked key is refused at the door (401) from its next request, not let through for the cache's 30 s.
+  const stopForgetting = bus?.subscribe('apiKeyRevoked', () => verify.forgetAll());
+  app.addHook('onClose', async () => stopForgetting?.());
   const guard = createGraphqlRouteGuard({
-    verify: createCallerVerifier({ client }),
+    verify,
     limits: {
       maxDocumentBytes: config.graphqlMaxDocumentBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxDocumentBytes,
       maxVariablesBytes: config.graphqlMaxVariablesBytes ?? DEFAULT_REQUEST_SIZE_LIMITS.maxVariablesBytes,

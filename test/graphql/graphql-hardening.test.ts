@@ -352,6 +352,17 @@ describe('the caller check before parsing', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('asks again for every caller once told to forget (a key was revoked)', async () => {
+    const { client, calls } = fakeClient(() => 200);
+    const verify = createCallerVerifier({ client });
+    await verify({ authorization: 'Bearer k' });
+    await verify({ authorization: 'Bearer k' });
+    verify.forgetAll();
+    expect(verify.size).toBe(0);
+    await verify({ authorization: 'Bearer k' });
+    expect(calls).toHaveLength(2);
+  });
+
   it('tells callers apart by their key and account headers together', async () => {
     const { client, calls } = fakeClient(() => 200);
     const verify = createCallerVerifier({ client });
