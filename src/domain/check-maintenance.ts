@@ -50,3 +50,25 @@ export function checkMaintenance(windows: readonly CoveringWindow[], checkTags: 
   const planned = covering.flatMap((w) => w.maintenances.filter((m) => m.status === 'SCHEDULED' && m.endsAt > now).map((m) => of(w, m, 'SCHEDULED')));
   return planned.length ? planned.reduce((a, b) => (b.startsAt < a.startsAt ? b : a)) : null;
 }
+
+/** A stretch of time a check was (or is) in maintenance; `end` is `now` for one still going on. */
+export interface MaintenanceSpan {
+  start: Date;
+  end: Date;
+  /** Still going on (in progress or verifying). */
+  ongoing: boolean;
+}
+
+const RAN = new Set(['IN_PROGRESS', 'VERIFYING', 'COMPLETED']);
+
+/**
+ * When a check with `checkTags` was in maintenance, by the same coverage rules: the maintenances of
+ * the covering windows that ran (in progress, verifying or completed; a cancelled one may never have
+ * started), each from its start to its end, or to `now` while it goes on.
+ */
+export function checkMaintenanceSpans(windows: readonly CoveringWindow[], checkTags: readonly string[], now: Date): MaintenanceSpan[] {
+  const tags = checkTagSet(checkTags);
+  return windows.filter((w) => coversCheck(w, tags)).flatMap((w) => w.maintenances
+    .filter((m) => RAN.has(m.status) && m.startsAt <= now)
+    .map((m) => ({ start: m.startsAt, end: GOING.has(m.status) || m.endsAt > now ? now : m.endsAt, ongoing: GOING.has(m.status) })));
+}

@@ -1,3 +1,4 @@
+import type { MaintenanceSpan } from './check-maintenance.js';
 import { dailyUptime, type ResultHour, type UptimeDay } from './daily-uptime.js';
 import type { CheckHealth } from './next-check-status.js';
 import type { IncidentStatus } from './incident-status-moves.js';
@@ -46,6 +47,13 @@ export interface PublicServiceCheck {
   health: CheckHealth | null;
   createdAt: Date;
   hours: readonly CheckHour[];
+  /**
+   * When a maintenance window covering the check (by its tags, or every check) ran, whether or not
+   * the window is shown on the page: runs of those hours are the work going on, not downtime.
+   */
+  maintenance?: readonly MaintenanceSpan[];
+  /** A maintenance covering the check is in progress now: its health is not news. */
+  inMaintenance?: boolean;
 }
 
 /** One hour of one check's FINAL runs (monitoring only, not test sessions). */
@@ -106,6 +114,9 @@ export interface PublicPageModel {
 
 const ACTIVE: ReadonlySet<MaintenanceStatus> = new Set(['IN_PROGRESS', 'VERIFYING']);
 const CLOSED: ReadonlySet<MaintenanceStatus> = new Set(['COMPLETED', 'CANCELLED']);
+const HOUR_MS = 3_600_000;
+/** What a service whose every check is in maintenance counts as: a maintenance in progress. */
+const IN_MAINTENANCE = { status: 'IN_PROGRESS' } as const;
 
 /** When an incident started (its oldest update) and ended (start + duration once resolved). */
 export function incidentSpan(incident: PublicIncident): { start: Date; end: Date | null } {
@@ -122,8 +133,11 @@ export function incidentSpan(incident: PublicIncident): { start: Date; end: Date
 export function serviceResultHours(checks: readonly PublicServiceCheck[]): ResultHour[] {
   const byHour = new Map<number, { failure: number; degraded: number; checks: number }>();
   for (const check of checks) {
+    const spans = check.maintenance ?? [];
     for (const h of check.hours) {
       if (h.finalCount <= 0) continue;
+      // An hour a covering maintenance touched is left out for this check, as maintenance is from the bars.
+      if (spans.some((m) => m.start.getTime() < h.start + HOUR_MS && m.end.getTime() > h.start)) continue;
       const failure = h.failureCount / h.finalCount;
       const sum = byHour.get(h.start) ?? { failure: 0, degraded: 0, checks: 0 };
       byHour.set(h.start, { failure: sum.failure + failure, degraded: sum.degraded + Math.min(h.degradedCount / h.finalCount, 1 - failure), checks: sum.checks + 1 });
@@ -166,7 +180,9 @@ export function publicStatusPage(input: PublicPageInput): PublicPageModel {
         createdAt: since,
         results: serviceResultHours(checks),
       });
-      const state = serviceState(incidents, maintenances, checks.map((c) => c.health));
+      // Checks in maintenance say nothing of the service; when all of them are, the service is under maintenance.
+      const allInMaintenance = checks.length > 0 && checks.every((c) => c.inMaintenance);
+      const state = serviceState(incidents, allInMaintenance ? [...maintenances, IN_MAINTENANCE] : maintenances, checks.filter((c) => !c.inMaintenance).map((c) => c.health));
       return { id: service.id, name: service.name, state, uptime: uptime.uptime, days: uptime.days };
     });
     const measured = services.filter((s) => s.uptime !== null);

@@ -1,5 +1,6 @@
 import { isPageSession, pageSessionToken } from '../domain/page-session.js';
 import type { IncidentStatus } from '../domain/incident-status-moves.js';
+import { checkMaintenanceSpans, type MaintenanceSpan } from '../domain/check-maintenance.js';
 import { checkHealth } from '../domain/next-check-status.js';
 import {
   publicStatusPage, type CheckHour, type PublicIncident, type PublicMaintenance, type PublicPageModel, type PublicServiceCheck,
@@ -62,19 +63,32 @@ export function createPublicStatusPageService(options: PublicStatusPageServiceOp
     return byCheck;
   }
 
+  /** When each check was in maintenance since `from`, by the windows covering it (shown on the page or not). */
+  async function maintenanceOf(accountId: string, checkIds: string[], from: Date, at: Date): Promise<Map<string, MaintenanceSpan[]>> {
+    if (checkIds.length === 0) return new Map();
+    const windows = await store.activeMaintenances.ranBetween(accountId, from, at);
+    if (windows.length === 0) return new Map();
+    const checks = await store.checks.tagsOf(accountId, checkIds);
+    return new Map(checks.map((c) => [c.id, checkMaintenanceSpans(windows, c.tags, at)]));
+  }
+
   /** The checks each service is built from, with their health now and their runs per hour since `from`. */
   async function checksOf(accountId: string, serviceIds: string[], from: Date, at: Date): Promise<Map<string, PublicServiceCheck[]>> {
     const links = await store.statusPageServices.checksOf(accountId, serviceIds);
     const checkIds = [...new Set(links.map((l) => l.check_id))];
     const statuses = new Map((checkIds.length ? await store.checkStatuses.list(accountId, checkIds) : []).map((r) => [r.check_id, r]));
     const hours = await hoursOf(accountId, checkIds, from, at);
+    const maintenance = await maintenanceOf(accountId, checkIds, from, at);
     const byService = new Map<string, PublicServiceCheck[]>();
     for (const l of links) {
       const status = statuses.get(l.check_id);
+      const spans = maintenance.get(l.check_id) ?? [];
       const check: PublicServiceCheck = {
         health: status ? checkHealth({ hasFailures: status.has_failures, hasErrors: status.has_errors, isDegraded: status.is_degraded }) : null,
         createdAt: l.created_at,
         hours: hours.get(l.check_id) ?? [],
+        maintenance: spans,
+        inMaintenance: spans.some((m) => m.ongoing),
       };
       byService.set(l.service_id, [...(byService.get(l.service_id) ?? []), check]);
     }

@@ -88,6 +88,21 @@ export function createActiveMaintenancesRepository(db: Queryable) {
       );
       return toCoveringWindows(rows);
     },
+    /**
+     * The account's windows with their maintenances that ran (in progress, verifying or completed)
+     * between `from` and `at`: when each check was in maintenance (checkMaintenanceSpans).
+     */
+    async ranBetween(accountId: string, from: Date, at: Date): Promise<CoveringWindow[]> {
+      const rows = await db.query<CoveringRow>(
+        `SELECT w.id AS window_id, w.name, w.tags, w.pause_all_checks, w.silence_alerts_tags, w.silence_all_alerts, o.id, o.status, o.starts_at, o.ends_at
+         FROM maintenances o JOIN maintenance_windows w ON w.id = o.window_id
+         WHERE o.account_id = $1 AND o.status IN ('IN_PROGRESS', 'VERIFYING', 'COMPLETED') AND o.starts_at <= $3
+           AND (o.ends_at > $2 OR o.status IN ('IN_PROGRESS', 'VERIFYING'))
+         ORDER BY w.id, o.starts_at, o.id`,
+        [accountId, from, at],
+      );
+      return toCoveringWindows(rows);
+    },
     /** Of every account: the scheduler's snapshot of what is paused. */
     async all(at: Date): Promise<AccountActiveMaintenance[]> {
       return (await db.query<Row>(`${SELECT} ORDER BY o.starts_at, o.id`, [at])).map(toActive);

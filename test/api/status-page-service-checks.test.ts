@@ -146,4 +146,33 @@ describe('status page services built from checks (REST and GraphQL)', () => {
       target.state.healthy = true;
     }
   });
+
+  it('shows a service under maintenance while a window covering its checks by tag is in progress, even one the page does not show', async () => {
+    const created = await s.a.request('POST', '/v1/checks/api?autoAssignAlerts=false', {
+      name: 'Payments DB', tags: ['payments-db'], frequency: 1440, locations: ['eu-west-1'],
+      request: { method: 'GET', url: target.url, assertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' }] },
+    });
+    const checkId = created.body.id as string;
+    const service = (await s.a.request('POST', SERVICES, { name: 'Payments', checks: [{ id: checkId }] })).body.id;
+    const slug = `maint-${randomUUID().slice(0, 8)}`;
+    expect((await s.a.request('POST', '/v1/status-pages', { name: 'Payments status', url: slug, cards: [{ name: 'Pay', services: [{ id: service }] }] })).status).toBe(201);
+    const component = async () => JSON.parse((await s.raw('GET', `/status/${slug}/api/v2/summary.json`)).text).components.find((c: { id: string }) => c.id === service).status;
+    target.state.healthy = false;
+    try {
+      expect((await s.a.request('POST', `/v1/checks/${checkId}/run`)).status).toBe(200);
+      expect(await component()).toBe('major_outage');
+      const soon = new Date(Date.now() + 3_600_000).toISOString();
+      const later = new Date(Date.now() + 7_200_000).toISOString();
+      const window = (await s.a.request('POST', '/v1/maintenance-windows', { name: 'DB failover', silenceAlertsTags: ['payments-db'], startsAt: soon, endsAt: later })).body;
+      const path = `/v1/maintenance-windows/${window.id}/maintenances`;
+      const [maintenance] = (await s.a.request('GET', path)).body;
+      expect((await s.a.request('POST', `${path}/${maintenance.id}/updates`, { status: 'IN_PROGRESS', description: 'Failing over.' })).status).toBe(201);
+      expect((await s.a.request('POST', `/v1/checks/${checkId}/run`)).status).toBe(200);
+      expect(await component()).toBe('under_maintenance');
+      expect((await s.a.request('POST', `${path}/${maintenance.id}/updates`, { status: 'COMPLETED', description: 'Done.' })).status).toBe(201);
+      expect(await component()).toBe('major_outage');
+    } finally {
+      target.state.healthy = true;
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMaintenance, type CoveringWindow } from '../../src/domain/check-maintenance.js';
+import { checkMaintenance, checkMaintenanceSpans, type CoveringWindow } from '../../src/domain/check-maintenance.js';
 
 const now = new Date('2026-12-01T03:00:00Z');
 const window = (over: Partial<CoveringWindow>): CoveringWindow => ({
@@ -40,5 +40,17 @@ describe('a check\'s maintenance', () => {
   it('does not count an IN_PROGRESS maintenance whose start is still ahead as going on', () => {
     const early = { ...going, startsAt: new Date('2026-12-01T05:00:00Z'), endsAt: new Date('2026-12-01T06:00:00Z') };
     expect(checkMaintenance([window({ tags: ['db'], maintenances: [early] })], ['db'], now)).toBeNull();
+  });
+});
+
+describe('when a check was in maintenance', () => {
+  it('spans the covering windows\' maintenances that ran, to now for one going on, leaving out scheduled and cancelled ones', () => {
+    const done = { id: 'd', status: 'COMPLETED', startsAt: new Date('2026-11-30T01:00:00Z'), endsAt: new Date('2026-11-30T02:00:00Z') };
+    const cancelled = { ...done, id: 'c', status: 'CANCELLED' };
+    const spans = checkMaintenanceSpans([window({ tags: ['db'], maintenances: [done, cancelled, going, planned] }), window({ tags: ['web'], maintenances: [done] })], ['DB'], now);
+    expect(spans).toEqual([
+      { start: done.startsAt, end: done.endsAt, ongoing: false },
+      { start: going.startsAt, end: now, ongoing: true },
+    ]);
   });
 });

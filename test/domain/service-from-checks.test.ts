@@ -56,4 +56,24 @@ describe('a status page service built from checks', () => {
     expect(page.cards[0]!.services[0]!.days.at(-1)).toMatchObject({ measuredMs: 12 * HOUR, downtimeMs: HOUR });
     expect(page.openIncidents).toEqual([]);
   });
+
+  it('leaves out the hours a maintenance covering a check touched, and is under maintenance while every check is in one', () => {
+    const failing = { start: today, finalCount: 10, failureCount: 10, degradedCount: 0 };
+    const passing = { start: today + HOUR, finalCount: 10, failureCount: 0, degradedCount: 0 };
+    const span = { start: new Date(today + 30 * 60_000), end: new Date(today + 45 * 60_000), ongoing: false };
+    expect(serviceResultHours([{ health: 'PASSING', createdAt: new Date(0), hours: [failing, passing], maintenance: [span] }]))
+      .toEqual([{ start: today + HOUR, failureShare: 0, degradedShare: 0 }]);
+
+    const page = (inMaintenance: readonly boolean[]) => publicStatusPage({
+      cards: [{ id: 'c', name: 'Shop', services: [{
+        id: 's', name: 'Shop API', createdAt: now,
+        checks: inMaintenance.map((m) => ({ health: 'FAILING' as const, createdAt: new Date(today), hours: [], inMaintenance: m })),
+      }] }],
+      incidents: [], maintenances: [], now, days: 90,
+    }).cards[0]!.services[0]!.state;
+    expect(page([true, true])).toBe('UNDER_MAINTENANCE');
+    // The check outside maintenance still speaks: it fails, so the service is down.
+    expect(page([true, false])).toBe('MAJOR_OUTAGE');
+    expect(page([false])).toBe('MAJOR_OUTAGE');
+  });
 });
