@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, ApiContext } from './api-context.js';
 import { publicSecurityHeaders } from './public-security-headers.js';
@@ -96,13 +96,13 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
    */
   const sendEncoded = async (req: FastifyRequest, reply: FastifyReply, target: Target, name: string, contentType: string, build: () => Promise<string>) => {
     const body = await target.found.memo(name, async () => encodeBody(await build()));
-    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    const encoding = preferredEncoding(req.headers['accept-encoding']);
     void reply.header('content-type', contentType).header('cache-control', 'no-cache').header('vary', 'accept-encoding')
       .header('x-content-version', String(target.found.version));
     if (contentType.startsWith('text/html')) publicSecurityHeaders(reply, 'html');
     else if (contentType.includes('xml')) publicSecurityHeaders(reply, 'feed');
-    if (gzip) void reply.header('content-encoding', 'gzip');
-    return reply.send(gzip ? body.gzip : body.raw);
+    if (encoding) void reply.header('content-encoding', encoding);
+    return reply.send(encoding ? body[encoding] : body.raw);
   };
   const etag = (target: Target, kind: string) => `"${kind}-${target.found.page.id}-${target.found.version}-${Math.floor(pages.now().getTime() / 60_000)}"`;
   /** Answers 304 when the visitor has this version already; else sets the validator. */
@@ -300,10 +300,26 @@ export function publicStatusPagesRoutes(app: Api, ctx: ApiContext): void {
   });
 }
 
-/** A body as bytes and gzipped, made once and sent many times. */
-function encodeBody(text: string): { raw: Buffer; gzip: Buffer } {
+/** A body as bytes, gzipped and brotli-compressed, made once per version and minute and sent many times. */
+function encodeBody(text: string): { raw: Buffer; gzip: Buffer; br: Buffer } {
   const raw = Buffer.from(text, 'utf8');
-  return { raw, gzip: gzipSync(raw, { level: 6 }) };
+  return {
+    raw,
+    gzip: gzipSync(raw, { level: 6 }),
+    // Quality 5: within a few percent of the best for these pages, at a fraction of quality 11's time.
+    br: brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+  };
+}
+
+/** The encoding to answer in: brotli, else gzip, when the client takes it (a `;q=0` refuses); null for none. */
+export function preferredEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
+  const accepted = new Set<string>();
+  for (const part of String(header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name.trim());
+  }
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : null;
 }
 
 /** The raw body of a small form post; more than `limit` bytes reads as empty (the password is then wrong). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicStatusPageService } from '../../src/service/public-status-page-service.js';
@@ -58,7 +58,9 @@ describe.each(BACKENDS)('public status pages ($name)', (backend) => {
     expect(res.text).not.toContain('Acme <Status>');
     expect(res.text).toContain('All systems operational');
     expect(res.text).toContain('data-service-id="' + api + '" data-state="OPERATIONAL"');
-    expect(res.text.match(/class="bar /g)).toHaveLength(180);
+    // 90 bars per service; a day without data is `<i class="n">`, titled on hover by the page script.
+    expect(res.text.match(/<div class="bars"[^>]*>((?:<i[^>]*><\/i>)*)<\/div>/g)).toHaveLength(2);
+    expect(res.text.match(/<i class="n"><\/i>/g)).toHaveLength(180 - 2);
     expect(res.text).toContain('--bodyBackgroundColor:#101010');
     expect(res.text).toContain(`href="/status/${slug}/feed.rss"`);
   });
@@ -82,12 +84,23 @@ describe.each(BACKENDS)('public status pages ($name)', (backend) => {
     expect(detail.text).toContain('Fixed');
   });
 
-  it('sends the same page gzipped to a client that takes gzip', async () => {
+  it('sends the same page brotli-compressed or gzipped to a client that takes either, and plain to one that refuses both', async () => {
     const plain = await call(s, 'GET', `/status/${slug}`);
-    const res = await request(`${s.url}/status/${slug}`, { headers: { 'accept-encoding': 'gzip, br' } });
-    expect(res.headers['content-encoding']).toBe('gzip');
-    expect(res.headers.vary).toContain('accept-encoding');
-    expect(gunzipSync(Buffer.from(await res.body.arrayBuffer())).toString('utf8')).toBe(plain.text);
+    const bytes = async (acceptEncoding: string) => {
+      const res = await request(`${s.url}/status/${slug}`, { headers: { 'accept-encoding': acceptEncoding } });
+      expect(res.headers.vary).toContain('accept-encoding');
+      return { encoding: res.headers['content-encoding'], body: Buffer.from(await res.body.arrayBuffer()) };
+    };
+    const br = await bytes('gzip, deflate, br');
+    expect(br.encoding).toBe('br');
+    expect(brotliDecompressSync(br.body).toString('utf8')).toBe(plain.text);
+    const gzip = await bytes('gzip, br;q=0');
+    expect(gzip.encoding).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString('utf8')).toBe(plain.text);
+    const none = await bytes('identity, gzip;q=0');
+    expect(none.encoding).toBeUndefined();
+    expect(none.body.toString('utf8')).toBe(plain.text);
+    expect(br.body.length).toBeLessThan(gzip.body.length);
   });
 
   it('builds a page once per version however many requests ask for it at the same time', async () => {

@@ -42,8 +42,23 @@ describe.skipIf(!hasChromium)('public status pages in a real browser', () => {
     const tab = await context.newPage();
     await tab.goto(`${s.url}/status/${slug}`);
     expect(await tab.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(background);
-    await expect.poll(() => tab.locator('.bar').count()).toBe(90);
+    await expect.poll(() => tab.locator('.bars i').count()).toBe(90);
     await tab.screenshot({ path: path.join(ARTIFACTS, `theme-${scheme}.png`), fullPage: true });
+    await context.close();
+  });
+
+  it('titles each uptime bar with its day on hover: today up, the days before the service existed without data', async () => {
+    const slug = await createPage({});
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const tab = await context.newPage();
+    await tab.goto(`${s.url}/status/${slug}`);
+    const bars = tab.locator('.bars').first().locator('i');
+    await bars.last().hover();
+    const today = new Date().toISOString().slice(0, 10);
+    await expect.poll(() => bars.last().getAttribute('title')).toBe(`${today}: 100.00%`);
+    await bars.first().hover();
+    const first = new Date(Date.now() - 89 * 86_400_000).toISOString().slice(0, 10);
+    await expect.poll(() => bars.first().getAttribute('title')).toBe(`${first}: No data`);
     await context.close();
   });
 

@@ -58,10 +58,22 @@ function percent(value: number | null): string {
   return value === null ? 'No data' : `${(Math.floor(value * 100) / 100).toFixed(2)}%`;
 }
 
+/** A day fully up: the bar's default look, with no attributes (most of the 90 bars of most services). */
+const UP_BAR = new SafeHtml('<i></i>');
+/** A day without data: its title ("No data") is added on hover by the page script. */
+const NO_DATA_BAR = new SafeHtml('<i class="n"></i>');
+
+/**
+ * A service's daily bars, the bulk of a page (90 per service): a day fully up is `<i></i>` and
+ * one without data `<i class="n">`, both titled on hover by the page script from the row's first
+ * date; only days with downtime or degradation carry their own title. 20 services weigh ~13 KB
+ * instead of ~100 KB with a title on every day.
+ */
 function bars(service: PublicServiceModel): SafeHtml {
-  return html`<div class="bars" role="img" aria-label="${service.name}: ${percent(service.uptime)} uptime over ${service.days.length} days">${service.days.map((d) => {
-    const level = d.uptime === null ? 'none' : d.downtimeMs > 0 ? (d.uptime < 95 ? 'down' : 'partial') : d.degradedMs > 0 ? 'degraded' : 'up';
-    return html`<span class="bar ${level}" title="${d.date}: ${percent(d.uptime)}"></span>`;
+  return html`<div class="bars" role="img" aria-label="${service.name}: ${percent(service.uptime)} uptime over ${service.days.length} days" data-first="${service.days[0]?.date ?? ''}">${service.days.map((d) => {
+    if (d.uptime === null) return NO_DATA_BAR;
+    const level = d.downtimeMs > 0 ? (d.uptime < 95 ? 'd' : 'p') : d.degradedMs > 0 ? 'g' : null;
+    return level ? html`<i class="${level}" title="${d.date}: ${percent(d.uptime)}"></i>` : UP_BAR;
   })}</div>`;
 }
 
@@ -118,7 +130,7 @@ a{color:var(--linkFontColor)}.muted{color:var(--bodyFontColorMuted)}.small{font-
 .card,.incident,.maintenance{background:var(--cardBackgroundColor);border:1px solid var(--borderColor);border-radius:8px;padding:12px 16px;margin:12px 0}
 .card h2{font-size:16px;margin:0 0 8px;display:flex;justify-content:space-between}.service{padding:8px 0;border-top:1px solid var(--borderColor)}
 .service-head{display:flex;justify-content:space-between}.state-operational{color:#16A34A}.state-under_maintenance{color:#2563EB}.state-degraded{color:#CA8A04}.state-partial_outage{color:#EA580C}.state-major_outage{color:#DC2626}
-.bars{display:flex;gap:2px;height:28px;margin:6px 0 2px}.bar{flex:1;border-radius:2px;background:#16A34A}.bar.none{background:var(--borderColor)}.bar.degraded{background:#CA8A04}.bar.partial{background:#EA580C}.bar.down{background:#DC2626}
+.bars{display:flex;gap:2px;height:28px;margin:6px 0 2px}.bars i{flex:1;border-radius:2px;background:#16A34A}.bars i.n{background:var(--borderColor)}.bars i.g{background:#CA8A04}.bars i.p{background:#EA580C}.bars i.d{background:#DC2626}
 .pill{font-size:12px;border:1px solid var(--borderColor);border-radius:999px;padding:1px 8px;color:var(--bodyFontColorMuted)}
 .updates{margin:8px 0 0;padding-left:18px}.updates time{display:block;font-size:12px;color:var(--bodyFontColorMuted)}
 button,.button{background:var(--primaryButtonBackgroundColor);color:var(--primaryButtonFontColor);border:0;border-radius:6px;padding:8px 14px;font:inherit;cursor:pointer}
@@ -149,6 +161,7 @@ export function statusPageDocument(opts: StatusPageHtmlOptions, title: string, m
  */
 const LIVE_SCRIPT = `(function(){var body=document.body;var base=body.dataset.base||'';
 function refresh(v){if(v&&Number(v)<=Number(body.dataset.version))return;fetch(base+'/content',{credentials:'same-origin',cache:'no-store'}).then(function(r){if(!r.ok)return;var nv=r.headers.get('x-content-version');return r.text().then(function(t){document.getElementById('content').innerHTML=t;if(nv)body.dataset.version=nv;document.dispatchEvent(new CustomEvent('status-page-updated'));});}).catch(function(){});}
+document.addEventListener('mouseover',function(e){var b=e.target;if(b.tagName!=='I'||b.title||!b.parentNode.dataset||!b.parentNode.dataset.first)return;var i=Array.prototype.indexOf.call(b.parentNode.children,b);var d=new Date(Date.parse(b.parentNode.dataset.first)+i*864e5).toISOString().slice(0,10);b.title=d+(b.className==='n'?': No data':': 100.00%');});
 if(!window.EventSource)return;var es=new EventSource(base+'/events');es.addEventListener('change',function(e){refresh(e.data);});es.addEventListener('hello',function(e){refresh(e.data);});})();`;
 
 /** The CSP source of the live-update script (`'sha256-…'`): the only script a public page may run. */
