@@ -171,8 +171,11 @@ describe('a run job whose worker died', () => {
     });
     // A slot a worker of a process that died had claimed: its lease is about to run out.
     const store = s.lookout.store;
-    await store.runJobs.enqueue([{ checkId, slotAt: new Date(), locations: ['eu-west-1'] }]);
-    const [job] = (await store.runJobs.claim('killed-process', 100, 300)).filter((j) => j.check_id === checkId);
+    // Enqueued and claimed in one transaction: this server's own runner must not take the slot first.
+    const [job] = await store.transaction(async (tx) => {
+      await tx.runJobs.enqueue([{ checkId, slotAt: new Date(), locations: ['eu-west-1'] }]);
+      return (await tx.runJobs.claim('killed-process', 100, 300)).filter((j) => j.check_id === checkId);
+    });
     expect(job).toBeDefined();
     await stored;
     const [row] = await store.db.query<{ state: string; lease_owner: string; claims: number }>('SELECT state, lease_owner, claims FROM run_jobs WHERE id = $1', [job!.id]);
