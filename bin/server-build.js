@@ -80,9 +80,30 @@ export async function buildServer() {
     mkdirSync(path.dirname(to), { recursive: true });
     cpSync(file, to);
   }
+  await writePgliteTemplate();
   // The fingerprint taken before compiling: a source saved during the build makes the next start rebuild-worthy.
   writeFileSync(STAMP, `${JSON.stringify({ count: before.count, newest: before.newest })}\n`);
   return modules.length;
+}
+
+/**
+ * An empty database with every migration applied, dumped where the compiled store finds it
+ * (src/store/shipped-pglite-template.ts): a first start loads it instead of running initdb and the
+ * migrations. Built with the compiled modules just written, so it matches them exactly.
+ */
+async function writePgliteTemplate() {
+  // A package without the store (a test's minimal checkout) has nothing to dump.
+  if (!existsSync(path.join(DIST, 'store/create-pglite-db.js'))) return;
+  const { createPgliteDb } = await import(path.join(DIST, 'store/create-pglite-db.js'));
+  const { migrate } = await import(path.join(DIST, 'store/migrate.js'));
+  const { SHIPPED_PGLITE_TEMPLATE } = await import(path.join(DIST, 'store/shipped-pglite-template.js'));
+  const db = await createPgliteDb();
+  try {
+    await migrate(db);
+    writeFileSync(SHIPPED_PGLITE_TEMPLATE, new Uint8Array(await (await db.dumpDataDir('gzip')).arrayBuffer()));
+  } finally {
+    await db.close();
+  }
 }
 
 /** Builds dist/ when serverBuildProblem() finds it missing or stale; resolves to whether it built. */

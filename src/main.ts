@@ -110,6 +110,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       migrationProgress: {
         pending: (count) => progress.step(`applying ${count} migration${count === 1 ? '' : 's'}`, { migrations: count }),
         applied: (name, done, of) => progress.detail({ applied: `${done}/${of}`, last: name }),
+        fromTemplate: () => progress.step('creating the database from the shipped template (its migrations already applied)'),
       },
     });
   } catch (err) {

@@ -51,13 +51,16 @@ function cachedSerializerFactory(...[externalSchemas, options]: Parameters<Retur
   const compiled = serializers.get(key) ?? new Map<string, (doc: unknown) => string>();
   serializers.set(key, compiled);
   return (route: { schema?: unknown; method: string; url: string; httpStatus: string }) => {
-    const schemaKey = JSON.stringify(route.schema);
-    let serialize = compiled.get(schemaKey);
-    if (!serialize) {
-      serialize = compile(route);
-      compiled.set(schemaKey, serialize);
-    }
-    return serialize;
+    // Compiled on the first answer of its kind, not at start: most routes of a process never answer.
+    let serialize: ((doc: unknown) => string) | undefined;
+    return (doc: unknown) => {
+      if (!serialize) {
+        const schemaKey = JSON.stringify(route.schema);
+        serialize = compiled.get(schemaKey) ?? compile(route);
+        compiled.set(schemaKey, serialize);
+      }
+      return serialize(doc);
+    };
   };
 }
 

@@ -84,10 +84,17 @@ function compiledValidator(schema: unknown, httpPart: string | undefined): Valid
   return validate;
 }
 
-/** Fastify's validator compiler: strict for bodies, coercing for text parts; integers bounded everywhere. */
+/**
+ * Fastify's validator compiler: strict for bodies, coercing for text parts; integers bounded everywhere.
+ * Each validator is compiled on the route's first request, not when the route is registered: the
+ * ~600 schemas cost most of a second of every start, and most routes of a process are never called.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const validate = compiledValidator(schema, httpPart);
-  return (data: unknown) => (validate(data) ? { value: data } : { error: toLookoutError(validate.errors ?? [], PART_SOURCE[httpPart ?? 'body'] ?? 'payload') });
+  let validate: ValidateFunction | undefined;
+  return (data: unknown) => {
+    validate ??= compiledValidator(schema, httpPart);
+    return validate(data) ? { value: data } : { error: toLookoutError(validate.errors ?? [], PART_SOURCE[httpPart ?? 'body'] ?? 'payload') };
+  };
 };
 
 /** Converts Ajv errors to the keys conventions.md wants named (`request.port`, `tags.0`), in linear time. */

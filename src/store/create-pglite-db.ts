@@ -25,6 +25,8 @@ export interface PgliteDbOptions {
   preparedStatements?: number;
   /** Rows inserted, updated or deleted after which statistics are refreshed at the latest; default 500. */
   analyzeAfterRows?: number;
+  /** PostgreSQL shared buffers in MB (default 16: resident from the start, see createPgliteDb). */
+  sharedBuffersMb?: number;
   /**
    * A data folder dumped by `dumpDataDir()` to start from, instead of creating an empty cluster
    * (initdb runs in a wasm module of its own and costs about a second; loading a dump, a quarter).
@@ -35,8 +37,8 @@ export interface PgliteDbOptions {
 
 /** The embedded database, which can also copy itself out. */
 export interface PgliteDb extends Db {
-  /** The whole data folder as an uncompressed tarball, to start other databases from (`template`). */
-  dumpDataDir(): Promise<Blob>;
+  /** The whole data folder as a tarball (gzipped when asked), to start other databases from (`template`). */
+  dumpDataDir(compression?: 'gzip' | 'none'): Promise<Blob>;
 }
 
 type Parser = (value: string, typeId: number) => unknown;
@@ -80,6 +82,10 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Pgl
     ...(options.template && !hasDatabase(options.dataDir) ? { loadDataDir: options.template } : {}),
     // numeric (percentiles, sums) as JSON numbers, as the pg driver is set up to return them.
     parsers: { [NUMERIC]: (v: string) => Number(v) },
+    // PostgreSQL's default 128 MB of shared buffers is resident in the wasm heap from the start; one
+    // process's working set (the hot rows of checks, statuses and recent results) fits in far less,
+    // and pages not in the buffers come from the operating system's file cache.
+    postgresqlconf: [`shared_buffers=${options.sharedBuffersMb ?? 16}MB`],
   });
   const scheduler = createTurnScheduler();
   const cache = createStatementCache(options.preparedStatements ?? 500);
@@ -202,10 +208,10 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Pgl
         await pg.exec(sql).catch((err: unknown) => Promise.reject(toStoreError(err)));
       });
     },
-    async dumpDataDir() {
+    async dumpDataDir(compression = 'none') {
       return scheduler.run(async () => {
         if (closed) throw new Error('PGlite is closed');
-        return pg.dumpDataDir('none');
+        return pg.dumpDataDir(compression);
       });
     },
     async close() {
@@ -220,7 +226,7 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Pgl
 }
 
 /** Whether `dataDir` already holds a cluster (PGlite would refuse to load a template over it). */
-function hasDatabase(dataDir: string | undefined): boolean {
+export function hasDatabase(dataDir: string | undefined): boolean {
   return dataDir !== undefined && existsSync(join(dataDir, 'PG_VERSION'));
 }
 

@@ -1,5 +1,6 @@
 import { createPgDb } from './create-pg-db.js';
-import { createPgliteDb } from './create-pglite-db.js';
+import { createPgliteDb, hasDatabase } from './create-pglite-db.js';
+import { shippedPgliteTemplate } from './shipped-pglite-template.js';
 import type { Db } from './db.js';
 import { migrate, type MigrationProgress } from './migrate.js';
 import { repositories, type Repositories } from './repositories.js';
@@ -35,11 +36,18 @@ export function storeOver(db: Db): Store {
   };
 }
 
+/** A data folder's first start begins from the shipped, migrated template (when this build has one). */
+function firstStartTemplate({ dataDir, migrationProgress }: StoreOptions): Blob | undefined {
+  const template = dataDir !== undefined && !hasDatabase(dataDir) ? shippedPgliteTemplate() : undefined;
+  if (template) migrationProgress?.fromTemplate?.();
+  return template;
+}
+
 /** Opens the database named by `options`, applies pending migrations and returns the store. */
 export async function createStore(options: StoreOptions = {}): Promise<Store> {
   const db = options.databaseUrl
     ? await createPgDb({ connectionString: options.databaseUrl, schema: options.schema, max: options.poolSize })
-    : await createPgliteDb({ dataDir: options.dataDir, template: options.pgliteTemplate });
+    : await createPgliteDb({ dataDir: options.dataDir, template: options.pgliteTemplate ?? firstStartTemplate(options) });
   try {
     if (options.schema) await db.exec(`CREATE SCHEMA IF NOT EXISTS "${options.schema.replace(/"/g, '')}"`);
     await migrate(db, undefined, options.migrationProgress);

@@ -25,6 +25,8 @@ export interface MigrationProgress {
   pending?(count: number): void;
   /** One more applied: its file name, how many so far, of how many. */
   applied?(name: string, done: number, of: number): void;
+  /** A new PGlite data folder starts from the shipped template, its migrations already applied (createStore). */
+  fromTemplate?(): void;
 }
 
 /**

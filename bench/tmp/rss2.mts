@@ -1,0 +1,13 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+const mb = () => Math.round(process.memoryUsage().rss / 1048576);
+const dir = 'node_modules/.cache/lookout-test/';
+const tpl = new Blob([readFileSync(dir + readdirSync(dir)[0])]);
+console.log('base', mb());
+const conf = process.argv[2] ? { postgresqlconf: process.argv.slice(2) } : {};
+const p = await PGlite.create({ loadDataDir: tpl, ...conf } as any);
+await p.query('select 1');
+global.gc?.();
+const m = process.memoryUsage();
+console.log('pglite+template', mb(), 'arrayBuffers', Math.round(m.arrayBuffers/1048576), 'external', Math.round(m.external/1048576));
+process.exit(0);
