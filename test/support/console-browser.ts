@@ -36,3 +36,26 @@ export async function signInToConsole(tab: Page, url: string, account: { apiKey:
 export async function saveConsoleShot(tab: Page, name: string): Promise<void> {
   await tab.screenshot({ path: path.join(CONSOLE_ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/** A signed-in console tab and the means to close it. */
+export interface SignedInConsole extends ConsoleTab {
+  /** Closes the tab's context and the browser (not the server). */
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium with one tab signed in to `server`'s console as its account `a` (launchConsoleTab,
+ * `timeoutMs` for every locator wait, signInToConsole): the set-up most console suites share.
+ */
+export async function signedInConsole(server: { url: string; a: { apiKey: string; accountId: string } }, pageErrors: string[], timeoutMs = 10_000): Promise<SignedInConsole> {
+  const opened = await launchConsoleTab(pageErrors);
+  opened.tab.setDefaultTimeout(timeoutMs);
+  await signInToConsole(opened.tab, server.url, server.a);
+  return {
+    ...opened,
+    async close() {
+      await opened.context.close();
+      await opened.browser.close();
+    },
+  };
+}

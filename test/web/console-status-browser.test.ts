@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_SKIP_REASON as skipReason, launchConsoleTab, saveConsoleShot, signInToConsole } from '../support/console-browser.js';
+import { CONSOLE_SKIP_REASON as skipReason, saveConsoleShot, signedInConsole, type SignedInConsole } from '../support/console-browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 if (skipReason) console.warn(`console-status-browser.test.ts: skipping the console status page tests, ${skipReason}`);
@@ -11,8 +11,7 @@ function entries<T>(body: unknown): T[] {
 }
 
 describe.skipIf(Boolean(skipReason))(`the console's status pages, incidents and maintenance windows in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let session: SignedInConsole;
   let tab: Page;
   let s: TestServer;
   const pageErrors: string[] = [];
@@ -23,13 +22,11 @@ describe.skipIf(Boolean(skipReason))(`the console's status pages, incidents and 
 
   beforeAll(async () => {
     s = await startTestServer();
-    ({ browser, context, tab } = await launchConsoleTab(pageErrors));
-    tab.setDefaultTimeout(10_000);
-    await signInToConsole(tab, s.url, s.a);
+    session = await signedInConsole(s, pageErrors);
+    tab = session.tab;
   });
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
+    await session?.close();
     await s?.close();
   });
 

@@ -36,7 +36,7 @@ export function ServicesCard({ services, checks, onChanged }: { services: readon
               <ServiceForm service={s} checks={checks} onDone={(changed) => { setEditing(null); if (changed) onChanged(); }} />
             ) : (
               <>
-                {s.name}{s.linkedChecks?.length ? <span className="muted"> — from {s.linkedChecks.map((c) => c.name).join(', ')}{s.autoIncident ? ', automatic incidents' : ''}</span> : null}
+                <span>{s.name}</span>{s.linkedChecks?.length ? <span className="muted"> — from {s.linkedChecks.map((c) => c.name).join(', ')}{s.autoIncident ? ', automatic incidents' : ''}</span> : null}
                 {' '}<button type="button" className="button button--small" aria-label={`Edit service ${s.name}`} onClick={() => setEditing(s.id)}>Edit</button>
               </>
             )}
