@@ -70,15 +70,10 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Opens embedded PostgreSQL (PGlite), persisted in `dataDir` or in memory. */
-export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<PgliteDb> {
-  let releaseLock = () => {};
-  if (options.dataDir) {
-    mkdirSync(options.dataDir, { recursive: true });
-    releaseLock = lockDataDir(options.dataDir);
-  }
+/** The engine itself, in `dataDir` or in memory, from `template` when the folder is new. */
+function openPglite(options: PgliteDbOptions): Promise<PGlite> {
   // relaxedDurability stays off: a write is on disk before the request that made it is answered.
-  const pg = await PGlite.create(options.dataDir ?? 'memory://', {
+  return PGlite.create(options.dataDir ?? 'memory://', {
     ...(options.template && !hasDatabase(options.dataDir) ? { loadDataDir: options.template } : {}),
     // numeric (percentiles, sums) as JSON numbers, as the pg driver is set up to return them.
     parsers: { [NUMERIC]: (v: string) => Number(v) },
@@ -87,6 +82,16 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Pgl
     // and pages not in the buffers come from the operating system's file cache.
     postgresqlconf: [`shared_buffers=${options.sharedBuffersMb ?? 16}MB`],
   });
+}
+
+/** Opens embedded PostgreSQL (PGlite), persisted in `dataDir` or in memory. */
+export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<PgliteDb> {
+  let releaseLock = () => {};
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    releaseLock = lockDataDir(options.dataDir);
+  }
+  const pg = await openPglite(options);
   const scheduler = createTurnScheduler();
   const cache = createStatementCache(options.preparedStatements ?? 500);
   let closed = false;
