@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { sandboxLimitMessage } from '../sandbox/sandbox-limit-message.js';
 import { SANDBOX_ERROR_CODES, type Sandbox, type SandboxExit } from '../sandbox/sandbox.js';
 import { CHROMIUM_LAUNCH_ARGS } from '../executors/run-browser-check.js';
@@ -54,6 +54,8 @@ export async function startSandboxedBrowser(
     return { code: 'BROWSER_LAUNCH_FAILED', message: first.error };
   }
   try {
+    // Loaded on the first agentic run, not at start: playwright-core is a large module most servers never need.
+    const { chromium } = await import('playwright-core');
     const browser = await chromium.connect(first.wsEndpoint, { timeout: Math.max(1000, timeoutMs) });
     return {
       browser,
