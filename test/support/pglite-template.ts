@@ -1,49 +1,20 @@
-// A migrated PGlite data folder every in-memory test store starts from: creating a cluster (initdb,
-// a wasm module of its own) and applying the migrations cost about 1.5 s per store, loading the dump
-// a quarter of a second, and the suites open several hundred stores.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// In-memory test stores start from the migrated database the build ships beside the compiled store
+// (dist/store/pglite-template.tar.gz, made by bin/server-build.js, which vitest's global setup runs
+// whenever src/ changed): creating a cluster (initdb) and applying the migrations cost about 1.5 s
+// per store, loading the dump a quarter of a second, and the suites open several hundred stores.
+import { existsSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { createPgliteDb } from '../../src/store/create-pglite-db.js';
-import { migrate } from '../../src/store/migrate.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MIGRATIONS = join(ROOT, 'src/store/migrations');
-const CACHE = join(ROOT, 'node_modules/.cache/lookout-test');
-
-/** Where the dump for the current migrations and PGlite version lives (a new one when either changes). */
-export function pgliteTemplatePath(): string {
-  const hash = createHash('sha256');
-  hash.update(JSON.parse(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
-  for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(join(MIGRATIONS, name)));
-  return join(CACHE, `pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
-}
-
-/** Builds the dump unless it exists (vitest globalSetup, once per run). */
-export async function ensurePgliteTemplate(): Promise<void> {
-  const path = pgliteTemplatePath();
-  if (existsSync(path)) return;
-  const db = await createPgliteDb();
-  try {
-    await migrate(db);
-    const dump = new Uint8Array(await (await db.dumpDataDir()).arrayBuffer());
-    mkdirSync(CACHE, { recursive: true });
-    // Written aside and renamed: a run killed mid-write leaves no truncated template behind.
-    writeFileSync(`${path}.${process.pid}`, dump);
-    renameSync(`${path}.${process.pid}`, path);
-  } finally {
-    await db.close();
-  }
-}
+const SHIPPED = fileURLToPath(new URL('../../dist/store/pglite-template.tar.gz', import.meta.url));
 
 let loaded: Blob | null | undefined;
 
-/** The dump, read once per test process; undefined when globalSetup did not build it (stores then start empty). */
+/**
+ * The shipped dump, unzipped once per test process (PGlite would unzip it for every store); undefined
+ * when there is no build (stores then start empty and migrate).
+ */
 export function pgliteTemplate(): Blob | undefined {
-  if (loaded === undefined) {
-    const path = pgliteTemplatePath();
-    loaded = existsSync(path) ? new Blob([readFileSync(path)]) : null;
-  }
+  if (loaded === undefined) loaded = existsSync(SHIPPED) ? new Blob([gunzipSync(readFileSync(SHIPPED))]) : null;
   return loaded ?? undefined;
 }
