@@ -128,7 +128,8 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     let boot: BootstrapResult | undefined;
     const metrics = createMetrics();
     const bus = countPublishedEvents(config.redisUrl ? await createRedisEventBus({ url: config.redisUrl, logger }) : createMemoryEventBus({ logger }), metrics);
-    const recorder = createRunRecorder({ store, bus, logger, onRecorded: (input) => metrics.runRecorded(input) });
+    // 200 ms: a result is shown that much later, and a busy server writes a dozen or more per transaction.
+    const recorder = createRunRecorder({ store, bus, logger, onRecorded: (input) => metrics.runRecorded(input), windowMs: 200 });
     // Maintenance in progress pauses checks: the scheduler asks this snapshot before each run.
     const pauses = createMaintenancePauses({ store, bus, logger });
     const refusal = sandboxOffRefusal(config.sandbox, await store.accounts.count());
@@ -199,7 +200,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       }),
       dashboards: createDashboardService({ store, bus, logger, publicUrl: config.publicUrl }),
       dashboardPages: createDashboardPageService({ store }),
-      publicStatusPages: createPublicStatusPageService({ store }),
+      publicStatusPages: createPublicStatusPageService({ store, bus }),
       mqttSessionStream,
       testSessionRuns,
       agents,

@@ -24,6 +24,12 @@ export interface RunRecorderOptions {
   onRecorded?: (input: RecordRunInput) => void;
   /** Most runs written by one transaction (default 256); more wait for the next. */
   maxBatch?: number;
+  /**
+   * How long a run waits for others to share its transaction (default 0: those of the same turn of
+   * the event loop). Scheduled probes end spread over time, one every few milliseconds on a busy
+   * server: a short wait turns a transaction per run into one per handful.
+   */
+  windowMs?: number;
 }
 
 const THIS_RUNNER: RanOn = { kind: 'runner', hostname: os.hostname() };
@@ -116,9 +122,18 @@ interface Waiting {
  * shows it. It rejects with NOT_FOUND when the check was deleted while it ran, LEASE_LOST when
  * its job's lease was lost.
  */
-export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 256 }: RunRecorderOptions) {
+export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 256, windowMs = 0 }: RunRecorderOptions) {
   let waiting: Waiting[] = [];
-  let tick: NodeJS.Immediate | null = null;
+  let tick: { cancel(): void } | null = null;
+  /** Flushes after the window (or on the next turn without one). */
+  function later(): { cancel(): void } {
+    if (windowMs <= 0) {
+      const immediate = setImmediate(flush);
+      return { cancel: () => clearImmediate(immediate) };
+    }
+    const timer = setTimeout(flush, windowMs);
+    return { cancel: () => clearTimeout(timer) };
+  }
   let flushing: Promise<void> | null = null;
   // Batches settle one after the other, so events keep the order of the commits.
   let settling: Promise<void> = Promise.resolve();
@@ -194,8 +209,9 @@ export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 2
     waiting = waiting.slice(batch.length);
     flushing = write(batch).finally(() => {
       flushing = null;
-      // What queued while this batch committed has waited a turn already.
-      flush();
+      // What queued while this batch committed has waited a turn (a window) already.
+      if (windowMs <= 0 || waiting.length >= maxBatch) flush();
+      else if (waiting.length > 0) tick ??= later();
     });
   }
 
@@ -206,16 +222,16 @@ export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 2
         waiting.push({ run: prepare(input), resolve, reject });
         if (flushing) return;
         if (waiting.length >= maxBatch) {
-          if (tick) clearImmediate(tick);
+          tick?.cancel();
           flush();
-        } else tick ??= setImmediate(flush);
+        } else tick ??= later();
       });
     },
 
     /** Writes what is queued and waits until every run recorded so far is settled. */
     async close(): Promise<void> {
       while (tick || flushing || waiting.length > 0) {
-        if (tick) clearImmediate(tick);
+        tick?.cancel();
         flush();
         if (flushing) await flushing;
       }

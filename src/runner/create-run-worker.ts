@@ -13,7 +13,7 @@ export interface RunWorkerOptions {
   /** Jobs run at once at most. */
   concurrency: number;
   /** Runs one claimed job until its FINAL result is stored (the lease goes with every result). */
-  run(job: RunJobRow, lease: RunJobLease, signal: AbortSignal): Promise<void>;
+  run(job: RunJobRow, lease: RunJobLease, signal: AbortSignal): Promise<RunJobEnd>;
   /** A lease lasts this long unless renewed; a dead worker's jobs are claimed again after it. Default 15 s. */
   leaseMs?: number;
   /** Leases are renewed this often (well inside leaseMs). Default 5 s. */
@@ -22,9 +22,14 @@ export interface RunWorkerOptions {
   pollMs?: number;
   /** Which jobs it claims (default: the runner processes' share, see ClaimScope). */
   scope?: ClaimScope;
-  /** Called with (claim time − planned slot) of every job it starts. */
-  onStartDelay?: (delayMs: number) => void;
 }
+
+/**
+ * How a job's run ended: every FINAL result stored (storing the last one closed the job), ended
+ * without them (the job is closed, not retried), or stopped before its slot came (the process is
+ * stopping: the job goes back to the queue for another process to run on time).
+ */
+export type RunJobEnd = 'stored' | 'ended' | 'not-started';
 
 /** The worker of one process: claims due run jobs, runs them under renewed leases. */
 export interface RunWorker {
@@ -52,11 +57,13 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   const leaseMs = options.leaseMs ?? 15_000;
   const renewMs = options.renewMs ?? 5_000;
   const pollMs = options.pollMs ?? 1_000;
-  const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  const running = new Map<string, { abort: AbortController; done: Promise<void>; slotMs: number }>();
   let stopped = true;
   let claiming: Promise<void> | null = null;
   let again = false;
   let claimed = 0;
+  // Whether the last claim took as many jobs as it could: more may wait for a free place.
+  let saturated = false;
   let leasesLost = 0;
   let pollTimer: NodeJS.Timeout | undefined;
   let renewTimer: NodeJS.Timeout | undefined;
@@ -76,10 +83,15 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   async function runOne(job: RunJobRow): Promise<void> {
     const lease = { id: job.id, owner };
     const abort = new AbortController();
-    options.onStartDelay?.(Date.now() - job.slot_at.getTime());
     const done = (async () => {
       try {
-        await options.run(job, lease, abort.signal);
+        const end = await options.run(job, lease, abort.signal);
+        // Its last FINAL result closed the job in the transaction that stored it.
+        if (end === 'stored') return;
+        if (end === 'not-started') {
+          await store.runJobs.release(owner, [job.id]).catch((err: unknown) => logger.error({ err, jobId: job.id }, 'could not give a run job back'));
+          return;
+        }
       } catch (err) {
         if (err instanceof LeaseLostError) {
           leasesLost++;
@@ -92,22 +104,39 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       await store.runJobs.close(lease).catch((err: unknown) => logger.error({ err, jobId: job.id }, 'could not close a run job'));
     })().finally(() => {
       running.delete(job.id);
-      pump();
+      // A place came free: worth a claim only when the last one found more than it could take.
+      if (saturated) pump();
     });
-    running.set(job.id, { abort, done });
+    running.set(job.id, { abort, done, slotMs: job.slot_at.getTime() });
+  }
+
+  /**
+   * Jobs whose slot has come. Those claimed ahead of their slot wait for it on a timer and do not
+   * count: the scheduler queues a slot only a short lead before it, which bounds them.
+   */
+  function started(): number {
+    const now = Date.now();
+    let n = 0;
+    for (const r of running.values()) if (r.slotMs <= now) n++;
+    return n;
   }
 
   async function claim(): Promise<void> {
     do {
       again = false;
-      const free = concurrency - running.size;
-      if (stopped || free <= 0) return;
+      const free = concurrency - started();
+      if (stopped) return;
+      if (free <= 0) {
+        saturated = true;
+        return;
+      }
       const jobs = await store.runJobs.claim(owner, free, leaseMs, options.scope);
       noteDatabase(undefined);
       claimed += jobs.length;
       for (const job of jobs) void runOne(job);
       // A full batch may mean more is waiting.
-      if (jobs.length === free) again = true;
+      saturated = jobs.length === free;
+      if (saturated) again = true;
     } while (again && !stopped);
   }
 

@@ -10,13 +10,14 @@ import { locationsForSlot, slotIndex, cadenceOf } from '../domain/schedule-slots
 import type { Store } from '../store/create-store.js';
 import type { ScheduledCheckRow } from '../store/runner-repository.js';
 import { createScheduler, type ScheduledRun } from './create-scheduler.js';
-import { createRunWorker } from './create-run-worker.js';
+import { createRunWorker, type RunJobEnd } from './create-run-worker.js';
 import type { NewRunJob, OnDemandRun, RunJobLease, RunJobRow } from '../store/run-jobs-repository.js';
 import { toResultView } from '../contract/result-view.js';
 import { randomUUID } from 'node:crypto';
 import { AGENT_LIVE_MS, dataCenterLane, privateLocationLane } from '../domain/agent-lanes.js';
 import type { Executor, RunnableCheck } from './executor.js';
 import { prepareRun, toRunnable } from './prepare-run.js';
+import { batchedRunReads } from './run-reads.js';
 import { abortableSleep, runCheck, type RecordRun, type RunOutcome } from './run-check.js';
 import os from 'node:os';
 import { errorProbe, heartbeatPingProbe } from './special-probes.js';
@@ -36,6 +37,12 @@ export interface RunnerOptions {
   queue?: { leaseMs?: number; renewMs?: number; pollMs?: number; privateGraceMs?: number };
   refreshMs?: number;
   onStartDelay?: (delayMs: number) => void;
+  /**
+   * How long before its slot a scheduled run is queued, claimed and prepared (check, variables,
+   * certificates read), so that its probe starts on a timer of its own when the slot comes instead
+   * of behind whatever the storage is doing then. Default 2 s; 0 queues at the slot.
+   */
+  leadMs?: number;
   /** Whether maintenance in progress pauses the check: its scheduled runs (and heartbeat deadlines) are skipped. */
   isPaused?: (check: RunnableCheck) => boolean;
 }
@@ -59,6 +66,9 @@ function lanes(check: RunnableCheck): { all: string[]; isPrivate: Set<string> } 
  */
 export function createRunner(options: RunnerOptions) {
   const { store, logger, record } = options;
+  const leadMs = options.leadMs ?? 2_000;
+  // Claimed runs come by the hundred: their reads share statements.
+  const reads = batchedRunReads(store);
   // Scheduled runs go through the durable queue; any runner process's worker may take them.
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomUUID()}`;
   const shutdown = new AbortController();
@@ -72,7 +82,8 @@ export function createRunner(options: RunnerOptions) {
    */
   async function execute(
     check: RunnableCheck, runLocations: string[], testSessionId: string | null = null,
-    job?: { lease: RunJobLease; signal: AbortSignal }, how: { onDemand?: { overrides: RunOverrides | undefined }; sequenceId?: string } = {},
+    job?: { lease: RunJobLease; signal: AbortSignal },
+    how: { onDemand?: { overrides: RunOverrides | undefined }; sequenceId?: string; notBefore?: number } = {},
   ): Promise<RunOutcome> {
     const record: RecordRun = job ? (input) => options.record({ ...input, lease: job.lease }) : options.record;
     const signal = job ? AbortSignal.any([shutdown.signal, job.signal]) : shutdown.signal;
@@ -95,7 +106,13 @@ export function createRunner(options: RunnerOptions) {
         return outcome;
       }
     }
-    const prepared = await prepareRun(store, check);
+    const prepared = await prepareRun(reads, check);
+    if (how.notBefore !== undefined) {
+      // Prepared ahead of its slot: the probe starts on its own timer, not behind storage work.
+      await abortableSleep(how.notBefore - Date.now(), signal);
+      if (signal.aborted) return { ...outcome, notStarted: true };
+      options.onStartDelay?.(Date.now() - how.notBefore);
+    }
     const executor = options.executors[check.checkType];
     const dataCenter = runLocations.filter((l) => !isPrivate.has(l));
     if (dataCenter.length > 0) {
@@ -216,30 +233,34 @@ export function createRunner(options: RunnerOptions) {
   }
 
   /** The worker's part: one queued job, run with the check as it is now. */
-  async function runJob(job: RunJobRow, lease: RunJobLease, signal: AbortSignal): Promise<void> {
-    const row = await store.runner.check(job.check_id);
+  async function runJob(job: RunJobRow, lease: RunJobLease, signal: AbortSignal): Promise<RunJobEnd> {
+    const row = await reads.check(job.check_id);
     // Deleted, turned off or paused since it was queued: nothing to run (the worker closes the job).
-    if (!row) return;
+    if (!row) return 'ended';
     const check = toRunnable(row);
     if (job.run) {
       // An on-demand run an agent did not take (its agents are gone): run here, as it was asked for.
       const asked = { ...check, data: withRunOverrides(check.data, (job.run.overrides ?? undefined) as RunOverrides | undefined) };
-      await execute(asked, job.locations, job.run.testSessionId, { lease, signal }, { sequenceId: job.run.sequenceId });
-      return;
+      return endOf(job, await execute(asked, job.locations, job.run.testSessionId, { lease, signal }, { sequenceId: job.run.sequenceId }));
     }
-    if (check.data.activated === false || options.isPaused?.(check)) return;
-    await execute(check, job.locations, null, { lease, signal });
+    if (check.data.activated === false || options.isPaused?.(check)) return 'ended';
+    return endOf(job, await execute(check, job.locations, null, { lease, signal }, { notBefore: job.slot_at.getTime() }));
+  }
+
+  function endOf(job: RunJobRow, outcome: RunOutcome): RunJobEnd {
+    if (outcome.notStarted) return 'not-started';
+    return outcome.finals.length >= job.locations.length ? 'stored' : 'ended';
   }
 
   const { privateGraceMs = AGENT_LIVE_MS, ...queue } = options.queue ?? {};
   const worker = createRunWorker({
-    store, logger, owner, concurrency: options.concurrency ?? 100, run: runJob, onStartDelay: options.onStartDelay,
+    store, logger, owner, concurrency: options.concurrency ?? 100, run: runJob,
     scope: { runner: { agentLiveMs: AGENT_LIVE_MS, privateGraceMs } },
     ...queue,
   });
 
   const scheduler = createScheduler({
-    store, logger, run: runScheduled, concurrency: options.concurrency, refreshMs: options.refreshMs,
+    store, logger, run: runScheduled, concurrency: options.concurrency, refreshMs: options.refreshMs, leadMs,
   });
 
   return {

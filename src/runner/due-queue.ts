@@ -1,6 +1,9 @@
 /** An entry of the due queue: when, and which check (with the version that scheduled it). */
 export interface Due {
+  /** When it fires. */
   dueMs: number;
+  /** The slot it fires for, when it fires ahead of it (the scheduler's lead); else dueMs. */
+  slotMs?: number;
   checkId: string;
   version: number;
 }

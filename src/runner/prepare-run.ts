@@ -2,9 +2,9 @@ import { applyGroupSettings } from '../domain/apply-group-settings.js';
 import type { CheckType } from '../domain/catalog.js';
 import type { CheckData } from '../domain/check-defaults.js';
 import { withGroupDefaults } from '../domain/group-defaults.js';
-import type { Repositories } from '../store/repositories.js';
 import type { ScheduledCheckRow } from '../store/runner-repository.js';
 import type { RunClientCertificate, RunnableCheck, RunVariable } from './executor.js';
+import type { RunReads } from './run-reads.js';
 
 /** Check types whose runs make HTTPS requests and so may present a client certificate. */
 const HTTP_CHECK_TYPES = new Set(['API', 'URL']);
@@ -32,8 +32,8 @@ export interface PreparedRun {
  * teardown scripts (the snippet first, then the local script), and for HTTP checks the account's
  * client certificates, read per run so that a new or deleted one counts from the next run on.
  */
-export async function prepareRun(repos: Repositories, check: RunnableCheck): Promise<PreparedRun> {
-  const account = await repos.runner.accountVariables(check.accountId);
+export async function prepareRun(reads: RunReads, check: RunnableCheck): Promise<PreparedRun> {
+  const account = await reads.accountVariables(check.accountId);
   const own: RunVariable[] = (check.data.environmentVariables ?? []).map((v: { key: string; value: string; secret?: boolean }) => ({
     key: v.key,
     value: v.value,
@@ -45,11 +45,11 @@ export async function prepareRun(repos: Repositories, check: RunnableCheck): Pro
   const data = { ...check.data };
   const snippetIds = [data.setupSnippetId, data.tearDownSnippetId].filter((id): id is number => typeof id === 'number');
   if (snippetIds.length > 0) {
-    const scripts = await repos.runner.snippetScripts(check.accountId, snippetIds);
+    const scripts = await reads.snippetScripts(check.accountId, snippetIds);
     const join = (snippet: string | undefined, local: string | null | undefined) => [snippet, local].filter(Boolean).join('\n') || null;
     data.localSetupScript = join(scripts.get(data.setupSnippetId), data.localSetupScript);
     data.localTearDownScript = join(scripts.get(data.tearDownSnippetId), data.localTearDownScript);
   }
-  const clientCertificates = HTTP_CHECK_TYPES.has(check.checkType) ? await repos.clientCertificates.forRun(check.accountId) : [];
+  const clientCertificates = HTTP_CHECK_TYPES.has(check.checkType) ? await reads.clientCertificates(check.accountId) : [];
   return { check: { ...check, data }, variables, clientCertificates };
 }

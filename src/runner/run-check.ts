@@ -40,6 +40,8 @@ export interface RunCheckOptions {
 export interface RunOutcome {
   sequenceId: string;
   finals: Record<string, any>[];
+  /** Set when the run was stopped while it waited for its slot: nothing of it ran. */
+  notStarted?: true;
 }
 
 /** Resolves after `ms`, or early when `signal` aborts. */

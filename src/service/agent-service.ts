@@ -16,6 +16,7 @@ import { LookoutError, notFound } from '../domain/lookout-error.js';
 import { assetFilesOf } from '../domain/result-asset-files.js';
 import { scrubDeep } from '../domain/scrub-secrets.js';
 import { prepareRun, toRunnable } from '../runner/prepare-run.js';
+import { directRunReads } from '../runner/run-reads.js';
 import { runScrubber } from '../runner/run-scrubber.js';
 import type { RecordRun } from '../runner/run-check.js';
 import type { Store } from '../store/create-store.js';
@@ -124,7 +125,7 @@ export function createAgentService(options: AgentServiceOptions) {
     // A scheduled slot of a check turned off since is not run; an on-demand run is, as asked.
     if (!run && check.data.activated === false) return null;
     const asked = run ? { ...check, data: withRunOverrides(check.data, (run.overrides ?? undefined) as RunOverrides | undefined) } : check;
-    return prepareRun(store, asked);
+    return prepareRun(directRunReads(store), asked);
   }
 
   return {

@@ -1,4 +1,4 @@
-import type { Store } from '../store/create-store.js';
+import type { PublicVersions } from './create-public-versions.js';
 import type { StatusPageRow } from '../store/status-pages-repository.js';
 
 /** Pages whose state is kept in memory at most. */
@@ -28,7 +28,8 @@ interface Entry {
 
 /** Options of a page cache. */
 export interface PageCacheOptions {
-  store: Store;
+  /** The accounts' public content versions (see createPublicVersions). */
+  versions: PublicVersions;
   now: () => Date;
 }
 
@@ -37,7 +38,7 @@ export interface PageCacheOptions {
  * the account's public content version and minute. Bounded in pages, look-up keys and values per
  * page, so requests naming ever new hosts or urls cannot grow it.
  */
-export function createPageCache({ store, now }: PageCacheOptions) {
+export function createPageCache({ versions, now }: PageCacheOptions) {
   /** Page state by page id, least recently used first. */
   const entries = new Map<string, Entry>();
   /** Which page a look-up key (`url:…`, `host:…`) found, least recently used first. */
@@ -67,7 +68,7 @@ export function createPageCache({ store, now }: PageCacheOptions) {
     const id = aliases.get(key);
     const cached = id === undefined ? undefined : entries.get(id);
     if (cached) {
-      const version = await store.publicContentVersions.get(cached.page.account_id);
+      const version = await versions.get(cached.page.account_id);
       const latest = entries.get(cached.page.id) ?? cached;
       if (latest.version === version) {
         alias(key, latest.page.id);
@@ -88,7 +89,7 @@ export function createPageCache({ store, now }: PageCacheOptions) {
           aliases.delete(key);
           return null;
         }
-        const version = await store.publicContentVersions.get(page.account_id);
+        const version = await versions.get(page.account_id);
         const other = entries.get(page.id);
         // Another key of the same page may have built this version already: share what it built.
         const entry: Entry = other && other.version === version && other.minute === minute ? { ...other, page } : { page, version, minute, values: new Map() };

@@ -10,6 +10,8 @@ import type { Store } from '../store/create-store.js';
 import type { StatusPageRow } from '../store/status-pages-repository.js';
 import { createResultRollupsRepository } from '../store/result-rollups-repository.js';
 import { incidentViews } from './status-page-incident-view.js';
+import type { EventBus } from '../events/event-bus.js';
+import { createPublicVersions } from './create-public-versions.js';
 import { createPageCache, type FoundPage } from './create-page-cache.js';
 
 export type { FoundPage } from './create-page-cache.js';
@@ -23,22 +25,26 @@ const MAX_MAINTENANCES = 200;
 
 export interface PublicStatusPageServiceOptions {
   store: Store;
+  /** The event bus writes announce new public content versions on; without it every request reads the version. */
+  bus?: EventBus;
   /** Uptime bars per service (default 90). */
   days?: number;
   now?: () => Date;
 }
 
 /**
- * What public status pages read. Each request costs one small query (the account's public content
- * version) once a page is in memory; the model and everything rendered from it are rebuilt only
- * when that version moves (a write in any process) or the minute changes (bars and open incidents
- * grow with time). Reading the version before the data means a page is never older than its version.
+ * What public status pages read. Once a page is in memory a request costs nothing from the store
+ * (the account's public content version comes from the bus, see createPublicVersions); the model
+ * and everything rendered from it are rebuilt only when that version moves (a write in any
+ * process) or the minute changes (bars and open incidents grow with time). Reading the version
+ * before the data means a page is never older than its version.
  */
 export function createPublicStatusPageService(options: PublicStatusPageServiceOptions) {
   const { store } = options;
   const days = options.days ?? 90;
   const now = options.now ?? (() => new Date());
-  const cache = createPageCache({ store, now });
+  const versions = createPublicVersions({ store, bus: options.bus });
+  const cache = createPageCache({ versions, now });
   const find = cache.find;
   const rollups = createResultRollupsRepository(store.db);
 

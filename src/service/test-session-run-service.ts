@@ -23,6 +23,7 @@ import { validateBody } from '../contract/validation.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Executor, RunnableCheck } from '../runner/executor.js';
 import { prepareRun } from '../runner/prepare-run.js';
+import { directRunReads } from '../runner/run-reads.js';
 import { runCheck, type RecordInput } from '../runner/run-check.js';
 import type { Store } from '../store/create-store.js';
 import type { ClaimedTestSession, TestSessionCheckEntry } from '../store/test-sessions-repository.js';
@@ -224,7 +225,7 @@ export function createTestSessionRunService(options: TestSessionRunServiceOption
         await persist(false);
         await safePublish(topic(s, 'run-start'), {});
         try {
-          const prepared = await prepareRun(store, s.check);
+          const prepared = await prepareRun(directRunReads(store), s.check);
           const record = async (input: RecordInput) => {
             const view = resultView(input, s.check.id);
             await store.testSessionRunResults.insert(accountId, sessionId, String(view.id), view);

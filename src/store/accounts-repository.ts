@@ -63,6 +63,12 @@ export function createAccountsRepository(db: Queryable) {
       return row;
     },
 
+    /** get() of several accounts in one statement; those that exist. */
+    async getMany(ids: readonly string[]): Promise<AccountRow[]> {
+      if (ids.length === 0) return [];
+      return db.query<AccountRow>('SELECT * FROM accounts WHERE id = ANY($1::uuid[])', [ids]);
+    },
+
     async update(id: string, patch: { name?: string; runtimeId?: string; alertSettings?: object; settings?: object }): Promise<AccountRow | undefined> {
       const [row] = await db.query<AccountRow>(
         `UPDATE accounts SET name = coalesce($2, name), runtime_id = coalesce($3, runtime_id),

@@ -54,6 +54,13 @@ export function createAlertOutboxRepository(db: Queryable) {
      * another consumer evaluated some of them already (its delete committed first, or this one
      * waited on its row locks): the caller must roll back rather than evaluate them again.
      */
+    /** remove(), answering which of `ids` it removed. */
+    async removeEach(ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db.query<{ id: string }>('DELETE FROM alert_outbox WHERE id = ANY($1::bigint[]) RETURNING id::text', [ids]);
+      return new Set(rows.map((r) => r.id));
+    },
+
     async remove(ids: readonly string[]): Promise<number> {
       if (ids.length === 0) return 0;
       const rows = await db.query('DELETE FROM alert_outbox WHERE id = ANY($1::bigint[]) RETURNING id', [ids]);

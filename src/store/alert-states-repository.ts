@@ -38,6 +38,17 @@ export function createAlertStatesRepository(db: Queryable) {
       return row && { state: fromStored(row.state), lastAlertId: row.last_alert_id };
     },
 
+    /** get() of several checks in one statement (no lock), by check id. */
+    async getMany(keys: readonly { accountId: string; checkId: string }[]): Promise<Map<string, AlertStateRecord>> {
+      if (keys.length === 0) return new Map();
+      const rows = await db.query<{ check_id: string; state: StoredState; last_alert_id: string | null }>(
+        `SELECT s.check_id, s.state, s.last_alert_id FROM check_alert_states s
+         JOIN unnest($1::uuid[], $2::uuid[]) AS k(account_id, check_id) ON s.account_id = k.account_id AND s.check_id = k.check_id`,
+        [keys.map((k) => k.accountId), keys.map((k) => k.checkId)],
+      );
+      return new Map(rows.map((row) => [row.check_id, { state: fromStored(row.state), lastAlertId: row.last_alert_id }]));
+    },
+
     async save(accountId: string, checkId: string, record: AlertStateRecord, at: Date): Promise<void> {
       // JSON turns the Dates into ISO strings, which fromStored turns back.
       await db.query(

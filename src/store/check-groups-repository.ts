@@ -25,6 +25,16 @@ export function createCheckGroupsRepository(db: Queryable) {
       return row;
     },
 
+    /** get() of several (account, group) pairs in one statement; those that exist. */
+    async getByKeys(keys: readonly { accountId: string; id: number }[]): Promise<GroupRow[]> {
+      if (keys.length === 0) return [];
+      return db.query<GroupRow>(
+        `SELECT g.*, ${SUBS} FROM check_groups g
+         JOIN unnest($1::uuid[], $2::int[]) AS k(account_id, id) ON g.account_id = k.account_id AND g.id = k.id`,
+        [keys.map((k) => k.accountId), keys.map((k) => k.id)],
+      );
+    },
+
     async getMany(accountId: string, ids: number[]): Promise<GroupRow[]> {
       return db.query<GroupRow>(`SELECT g.*, ${SUBS} FROM check_groups g WHERE g.account_id = $1 AND g.id = ANY($2::int[])`, [accountId, ids]);
     },

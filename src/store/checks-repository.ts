@@ -81,6 +81,16 @@ export function createChecksRepository(db: Queryable) {
       return row;
     },
 
+    /** get() of several (account, check) pairs in one statement; those that exist. */
+    async getByKeys(keys: readonly { accountId: string; id: string }[]): Promise<CheckRow[]> {
+      if (keys.length === 0) return [];
+      return db.query<CheckRow>(
+        `SELECT ${checkColumns(undefined, '')} FROM checks c
+         JOIN unnest($1::uuid[], $2::uuid[]) AS k(account_id, id) ON c.account_id = k.account_id AND c.id = k.id`,
+        [keys.map((k) => k.accountId), keys.map((k) => k.id)],
+      );
+    },
+
     /** A page of checks; `columns` as in get. */
     async list(accountId: string, filter: CheckFilter, page: number, limit: number, columns?: CheckColumns): Promise<{ rows: CheckRow[]; total: number }> {
       const where = ['c.account_id = $1'];

@@ -60,6 +60,19 @@ export function createClientCertificatesRepository(db: Queryable) {
     },
 
     /** Every certificate of the account with its key and passphrase: only runs read them. */
+    /** forRun for several accounts in one statement (a batch of claimed runs). */
+    async forRuns(accountIds: readonly string[]): Promise<Map<string, ClientCertificateCredentials[]>> {
+      const byAccount = new Map(accountIds.map((id) => [id, [] as ClientCertificateCredentials[]]));
+      if (accountIds.length === 0) return byAccount;
+      const rows = await db.query<ClientCertificateCredentials & { account_id: string }>(
+        `SELECT account_id, host, cert, ca, secrets->>'key' AS key, secrets->>'passphrase' AS passphrase
+         FROM client_certificates WHERE account_id = ANY($1::uuid[]) ORDER BY host`,
+        [accountIds],
+      );
+      for (const { account_id, ...credentials } of rows) byAccount.get(account_id)?.push(credentials);
+      return byAccount;
+    },
+
     async forRun(accountId: string): Promise<ClientCertificateCredentials[]> {
       return db.query<ClientCertificateCredentials>(
         `SELECT host, cert, ca, secrets->>'key' AS key, secrets->>'passphrase' AS passphrase

@@ -161,6 +161,16 @@ export function createResultsRepository(db: Queryable) {
       return row;
     },
 
+    /** get() of several results in one statement; those that exist. */
+    async getByKeys(keys: readonly { accountId: string; checkId: string; id: string }[]): Promise<ResultRow[]> {
+      if (keys.length === 0) return [];
+      return db.query<ResultRow>(
+        `SELECT ${columns(true)} FROM check_results
+         WHERE (account_id, check_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]))`,
+        [keys.map((k) => k.accountId), keys.map((k) => k.checkId), keys.map((k) => k.id)],
+      );
+    },
+
     /** Up to `limit` results of a check's history, newest first, strictly after `cursor` when given. */
     async listAfter(
       accountId: string, checkId: string, filter: ResultFilter, cursor: { startedAt: Date; id: string } | null, limit: number, withDetail: boolean,

@@ -94,7 +94,8 @@ export function createRunJobsRepository(db: Queryable) {
       let laneFilter: string;
       if ('lane' in scope) {
         params.push(scope.lane);
-        laneFilter = 'j.lane = $4';
+        // Agents run what they claim at once: a slot queued ahead of time (the scheduler's lead) waits for its time.
+        laneFilter = 'j.lane = $4 AND j.slot_at <= now()';
       } else {
         params.push(scope.runner.agentLiveMs, scope.runner.privateGraceMs);
         laneFilter = `(j.lane = ''
@@ -127,7 +128,7 @@ export function createRunJobsRepository(db: Queryable) {
     async skipOverlapping(): Promise<{ check_id: string; slot_at: Date }[]> {
       return db.query(
         `UPDATE run_jobs j SET state = 'skipped', finished_at = now()
-         WHERE j.state = 'queued' AND j.run IS NULL
+         WHERE j.state = 'queued' AND j.run IS NULL AND j.slot_at <= now()
            AND EXISTS (SELECT 1 FROM run_jobs o WHERE o.check_id = j.check_id AND o.lane = j.lane AND o.id <> j.id AND o.state = 'leased'
              AND o.lease_until >= now() AND o.slot_at < j.slot_at)
          RETURNING j.check_id, j.slot_at`,

@@ -50,6 +50,12 @@ export function createRunnerRepository(db: Queryable) {
     },
 
     /** The heartbeat check a ping token belongs to. */
+    /** The checks of `ids` that exist (one statement for a batch of claimed runs). */
+    async checksById(ids: readonly string[]): Promise<ScheduledCheckRow[]> {
+      if (ids.length === 0) return [];
+      return db.query<ScheduledCheckRow>(`${SELECT} WHERE c.id = ANY($1::uuid[])`, [ids]);
+    },
+
     async checkByPingToken(token: string): Promise<ScheduledCheckRow | undefined> {
       const [row] = await db.query<ScheduledCheckRow>(`${SELECT} WHERE c.check_type = 'HEARTBEAT' AND c.data->'heartbeat'->>'pingToken' = $1`, [token]);
       return row;
@@ -63,6 +69,18 @@ export function createRunnerRepository(db: Queryable) {
     /** Account-level variables, values included: only the runner reads them this way. */
     async accountVariables(accountId: string): Promise<{ key: string; value: string; secret: boolean }[]> {
       return db.query('SELECT key, value, secret FROM environment_variables WHERE account_id = $1 ORDER BY key', [accountId]);
+    },
+
+    /** The variables of each account of `accountIds`, by key (one statement for a batch of runs). */
+    async accountVariablesOf(accountIds: readonly string[]): Promise<Map<string, { key: string; value: string; secret: boolean }[]>> {
+      const byAccount = new Map(accountIds.map((id) => [id, [] as { key: string; value: string; secret: boolean }[]]));
+      if (accountIds.length === 0) return byAccount;
+      const rows = await db.query<{ account_id: string; key: string; value: string; secret: boolean }>(
+        'SELECT account_id, key, value, secret FROM environment_variables WHERE account_id = ANY($1::uuid[]) ORDER BY key',
+        [accountIds],
+      );
+      for (const { account_id, ...variable } of rows) byAccount.get(account_id)?.push(variable);
+      return byAccount;
     },
 
     async snippetScripts(accountId: string, ids: number[]): Promise<Map<number, string>> {

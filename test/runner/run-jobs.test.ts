@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LeaseLostError } from '../../src/domain/lease-lost-error.js';
 import { createMemoryEventBus } from '../../src/events/create-memory-event-bus.js';
 import { errorProbe } from '../../src/runner/special-probes.js';
@@ -144,6 +144,19 @@ describe.each(BACKENDS)('the run job queue ($name)', (backend) => {
     await store.runJobs.enqueue([{ checkId: plCheck, slotAt: new Date(now.getTime() + 1), locations: ['lab'], lane: `pl:${accountId}:lab` }]);
     expect(mine(await store.runJobs.claim('agent:x', 100, 60_000, { lane: 'dc:eu-central-1' }))).toEqual([]);
   });
+
+  it('leaves a slot queued ahead of its time (the scheduler\'s lead) to its own time: agents claim it and overlaps skip it only once it comes', async () => {
+    const id = await check();
+    const soon = new Date(Date.now() + 3_600_000);
+    const lane = `pl:${accountId}:ahead`;
+    await store.runJobs.enqueue([{ checkId: id, slotAt: soon, locations: ['ahead'], lane }]);
+    expect((await store.runJobs.claim('agent:y', 100, 60_000, { lane })).map((j) => j.check_id)).toEqual([]);
+    // An earlier run of the check is leased: the later, future slot is not an overlap yet.
+    await store.runJobs.enqueue([{ checkId: id, slotAt: new Date(Date.now() - 1_000), locations: ['ahead'], lane }]);
+    expect((await store.runJobs.claim('agent:y', 100, 60_000, { lane })).map((j) => j.check_id)).toEqual([id]);
+    expect((await store.runJobs.skipOverlapping()).filter((s) => s.check_id === id)).toEqual([]);
+    expect((await states(id)).map((s) => s.state)).toEqual(['leased', 'queued']);
+  });
 });
 
 describe('a run job whose worker died', () => {
@@ -184,6 +197,34 @@ describe('a run job whose worker died', () => {
     const results = await s.a.request('GET', `/v2/check-results/${checkId}?limit=10`);
     expect(results.body.entries.filter((r: { resultType: string }) => r.resultType === 'FINAL')).toHaveLength(1);
     expect(finals).toHaveLength(1);
+  });
+
+  it('takes a slot queued ahead of its time at once and starts its probe when the slot comes, not before', async () => {
+    const created = await s.a.request('POST', '/v1/checks/api', {
+      name: 'Slot ahead', frequency: 1440, locations: ['eu-west-1'], request: { url: `${target.http.url}/json` },
+    });
+    expect(created.status, created.text).toBe(201);
+    const checkId = created.body.id as string;
+    const stored = new Promise<{ startedAt: string }>((resolve) => {
+      s.lookout.bus.subscribe('checkResultCreated', (e) => {
+        if (e.checkId === checkId && e.result.resultType === 'FINAL') resolve(e.result as { startedAt: string });
+      });
+    });
+    const store = s.lookout.store;
+    const slotAt = new Date(Date.now() + 3_000);
+    await store.runJobs.enqueue([{ checkId, slotAt, locations: ['eu-west-1'] }]);
+    s.lookout.runner.worker.wake();
+    const claimedAt = await vi.waitFor(async () => {
+      const [row] = await store.db.query<{ state: string; claimed_at: Date }>(
+        "SELECT state, lease_until - interval '15 seconds' AS claimed_at FROM run_jobs WHERE check_id = $1", [checkId]);
+      expect(row?.state).not.toBe('queued');
+      return row!.claimed_at;
+    }, { timeout: 10_000, interval: 20 });
+    expect(claimedAt.getTime()).toBeLessThan(slotAt.getTime());
+    const result = await stored;
+    expect(Date.parse(result.startedAt)).toBeGreaterThanOrEqual(slotAt.getTime());
+    const [row] = await store.db.query<{ state: string }>('SELECT state FROM run_jobs WHERE check_id = $1', [checkId]);
+    expect(row!.state).toBe('done');
   });
 
   it('runs a parallel slot in all its locations under one sequence id, and is done with a FINAL result from each', async () => {

@@ -85,6 +85,30 @@ describe.each(BACKENDS)('scheduler on $name', (backend) => {
     await s.close();
   });
 
+  it('with a lead hands a slot over that long (a quarter more at most) before it comes, the slot still planned; a heartbeat deadline is never early', async () => {
+    const probed = await addCheck('TCP', { frequency: 0, frequencyOffset: 10 });
+    const heartbeat = await addCheck('HEARTBEAT', {});
+    const handed: { id: string; plannedMs: number; atMs: number }[] = [];
+    const s = createScheduler({ store, logger, run: async (job) => void handed.push({ id: job.row.id, plannedMs: job.plannedMs, atMs: Date.now() }), refreshMs: 3_600_000, leadMs: 2_000 });
+    await s.start();
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
+    const slots = handed.filter((h) => h.id === probed);
+    expect(slots.length).toBeGreaterThanOrEqual(11);
+    for (const h of slots) expect(h.plannedMs % 10_000).toBe(slots[0]!.plannedMs % 10_000);
+    // The first slot may come sooner than the lead after the start: it is handed over at once.
+    expect(slots[0]!.plannedMs - slots[0]!.atMs).toBeGreaterThanOrEqual(0);
+    expect(slots[0]!.plannedMs - slots[0]!.atMs).toBeLessThanOrEqual(2_500);
+    // The slots of a quarter of the lead are handed over together: each 2 to 2.5 s ahead.
+    for (const h of slots.slice(1)) {
+      expect(h.plannedMs - h.atMs).toBeGreaterThanOrEqual(2_000);
+      expect(h.plannedMs - h.atMs).toBeLessThanOrEqual(2_500);
+    }
+    const deadlines = handed.filter((h) => h.id === heartbeat);
+    expect(deadlines.length).toBeGreaterThan(0);
+    for (const h of deadlines) expect(h.atMs).toBeGreaterThanOrEqual(h.plannedMs);
+    await s.close();
+  });
+
   it('never overlaps a check with itself: a slot due while the previous run is in flight is skipped', async () => {
     await addCheck('API', { frequency: 1, frequencyOffset: 1 });
     const rec = recorder();

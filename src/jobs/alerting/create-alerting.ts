@@ -9,6 +9,7 @@ import { systemClock, type AlertClock } from './alert-clock.js';
 import { createCheckQueues } from './check-queues.js';
 import { createAlertDeliveries } from './create-alert-deliveries.js';
 import { createCertificateAlerts } from './create-certificate-alerts.js';
+import { batchedAlertStore } from './batched-alert-store.js';
 import { createOutboxReader } from './create-outbox-reader.js';
 import { createParallelBatches } from './create-parallel-batches.js';
 import { createReminders } from './create-reminders.js';
@@ -130,7 +131,9 @@ export function createAlerting(options: AlertingOptions): Alerting {
     onAttempt: options.onDeliveryAttempt,
   });
   const reminders = createReminders({ store, logger, clock, queues, deliveries });
-  const judge = createRunJudge({ store, bus, logger, clock, deliveries, reminders });
+  // Runs are judged a page of the outbox at a time: their reads share statements.
+  const judging = batchedAlertStore(store);
+  const judge = createRunJudge({ store: judging, bus, logger, clock, deliveries, reminders });
   const certificates = createCertificateAlerts({ store, clock, deliveries, timeoutMs, cacheMs: options.certificateCacheMs ?? 3_600_000 });
 
   /** Judges runs, then lets their outbox rows be read again (on failure they are still there, and are). */
@@ -156,11 +159,11 @@ export function createAlerting(options: AlertingOptions): Alerting {
     // Once closing, rows not started stay in the outbox for the next alerting.
     if (closed) return reader.release(row.id);
     try {
-      const check = await loadAlertCheck(store, accountId, checkId);
-      const stored = check ? await store.results.get(accountId, checkId, row.result_id) : undefined;
+      const check = await loadAlertCheck(judging, accountId, checkId);
+      const stored = check ? await judging.results.get(accountId, checkId, row.result_id) : undefined;
       // The foreign keys remove the row with its check or result; this only closes the race with that delete.
       if (!check || !stored) {
-        await store.alertOutbox.remove([row.id]);
+        await judging.alertOutbox.remove([row.id]);
         return;
       }
       const run = receivedRunOf(row, stored);

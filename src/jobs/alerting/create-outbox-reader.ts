@@ -54,6 +54,20 @@ export function createOutboxReader(options: OutboxReaderOptions): OutboxReader {
     }
   }
 
+  // The results of one recorder batch arrive together: one read of the outbox for all of them.
+  let soon: NodeJS.Immediate | null = null;
+  function wakeSoon(): void {
+    if (soon) return;
+    // Counted by idle(): a result recorded is one alerting is busy with.
+    queues.track(new Promise<void>((resolve) => {
+      soon = setImmediate(() => {
+        soon = null;
+        wake();
+        resolve();
+      });
+    }));
+  }
+
   /** Reads the outbox soon: at once, or right after the read in progress (which may have missed the new row). */
   function wake(): void {
     if (closed) return;
@@ -79,7 +93,7 @@ export function createOutboxReader(options: OutboxReaderOptions): OutboxReader {
 
   // The bus only makes alerting look sooner; the poll is what guarantees it looks.
   const unsubscribe = bus.subscribe('checkResultCreated', (event) => {
-    if (event.result?.resultType === 'FINAL') wake();
+    if (event.result?.resultType === 'FINAL') wakeSoon();
   });
   const poll = setInterval(wake, options.pollMs);
   poll.unref();
@@ -91,6 +105,7 @@ export function createOutboxReader(options: OutboxReaderOptions): OutboxReader {
       closed = true;
       unsubscribe();
       clearInterval(poll);
+      // A wake-up not yet begun is one fewer read: wake() does nothing once closed.
     },
   };
 }
