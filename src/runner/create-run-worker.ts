@@ -31,6 +31,32 @@ export interface RunWorkerOptions {
  */
 export type RunJobEnd = 'stored' | 'ended' | 'not-started';
 
+/**
+ * What is left to do with a job once its run ended: nothing when its last FINAL result closed it
+ * (in the transaction that stored it), back to the queue when it never started, else closed (it
+ * threw, or the check went away), never retried.
+ */
+async function settleJob(store: Store, logger: Logger, job: RunJobRow, lease: RunJobLease, end: RunJobEnd | 'lease-lost' | 'failed'): Promise<void> {
+  if (end === 'stored') return;
+  if (end === 'not-started') {
+    await store.runJobs.release(lease.owner, [job.id]).catch((err: unknown) => logger.error({ err, jobId: job.id }, 'could not give a run job back'));
+    return;
+  }
+  if (end === 'lease-lost') logger.warn({ jobId: job.id, checkId: job.check_id }, 'run dropped: its lease was lost to another process');
+  await store.runJobs.close(lease).catch((err: unknown) => logger.error({ err, jobId: job.id }, 'could not close a run job'));
+}
+
+/**
+ * Jobs whose slot has come. Those claimed ahead of their slot wait for it on a timer and do not
+ * count: the scheduler queues a slot only a short lead before it, which bounds them.
+ */
+function startedOf(running: ReadonlyMap<string, { slotMs: number }>): number {
+  const now = Date.now();
+  let n = 0;
+  for (const r of running.values()) if (r.slotMs <= now) n++;
+  return n;
+}
+
 /** The worker of one process: claims due run jobs, runs them under renewed leases. */
 export interface RunWorker {
   start(): void;
@@ -84,24 +110,15 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
     const lease = { id: job.id, owner };
     const abort = new AbortController();
     const done = (async () => {
+      let end: RunJobEnd | 'lease-lost' | 'failed';
       try {
-        const end = await options.run(job, lease, abort.signal);
-        // Its last FINAL result closed the job in the transaction that stored it.
-        if (end === 'stored') return;
-        if (end === 'not-started') {
-          await store.runJobs.release(owner, [job.id]).catch((err: unknown) => logger.error({ err, jobId: job.id }, 'could not give a run job back'));
-          return;
-        }
+        end = await options.run(job, lease, abort.signal);
       } catch (err) {
-        if (err instanceof LeaseLostError) {
-          leasesLost++;
-          logger.warn({ jobId: job.id, checkId: job.check_id }, 'run dropped: its lease was lost to another process');
-        } else {
-          logger.error({ err, jobId: job.id, checkId: job.check_id }, 'run job failed');
-        }
+        end = err instanceof LeaseLostError ? 'lease-lost' : 'failed';
+        if (end === 'failed') logger.error({ err, jobId: job.id, checkId: job.check_id }, 'run job failed');
       }
-      // Ended without all its FINAL results (it threw, or the check went away): closed, not retried.
-      await store.runJobs.close(lease).catch((err: unknown) => logger.error({ err, jobId: job.id }, 'could not close a run job'));
+      if (end === 'lease-lost') leasesLost++;
+      await settleJob(store, logger, job, lease, end);
     })().finally(() => {
       running.delete(job.id);
       // A place came free: worth a claim only when the last one found more than it could take.
@@ -110,21 +127,10 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
     running.set(job.id, { abort, done, slotMs: job.slot_at.getTime() });
   }
 
-  /**
-   * Jobs whose slot has come. Those claimed ahead of their slot wait for it on a timer and do not
-   * count: the scheduler queues a slot only a short lead before it, which bounds them.
-   */
-  function started(): number {
-    const now = Date.now();
-    let n = 0;
-    for (const r of running.values()) if (r.slotMs <= now) n++;
-    return n;
-  }
-
   async function claim(): Promise<void> {
     do {
       again = false;
-      const free = concurrency - started();
+      const free = concurrency - startedOf(running);
       if (stopped) return;
       if (free <= 0) {
         saturated = true;
