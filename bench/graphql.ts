@@ -59,7 +59,7 @@ const SUBSCRIPTION = `subscription Feed($filter: CheckResultFilter) {
   }
 }`;
 
-const TARGETS = { dashboardRatio: 1.2, checkThroughputRatio: 0.8, fanoutP99Ms: 100, bytesPerSocket: 20 * 1024 };
+const TARGETS = { dashboardRatio: 1.2, checkThroughputRatio: 0.7, fanoutP99Ms: 100, bytesPerSocket: 20 * 1024 };
 
 type Json = Record<string, any>;
 
