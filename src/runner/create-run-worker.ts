@@ -46,16 +46,16 @@ async function settleJob(store: Store, logger: Logger, job: RunJobRow, lease: Ru
   await store.runJobs.close(lease).catch((err: unknown) => logger.error({ err, jobId: job.id }, 'could not close a run job'));
 }
 
-/**
- * Jobs whose slot has come. Those claimed ahead of their slot wait for it on a timer and do not
- * count: the scheduler queues a slot only a short lead before it, which bounds them.
- */
-function startedOf(running: ReadonlyMap<string, { slotMs: number }>): number {
-  const now = Date.now();
-  let n = 0;
-  for (const r of running.values()) if (r.slotMs <= now) n++;
-  return n;
+/** Marks queued slots whose check still runs an earlier one as skipped; now and then forgets old finished jobs. */
+async function skipOverlapsAndPrune(store: Store, logger: Logger, prune: boolean): Promise<void> {
+  for (const s of await store.runJobs.skipOverlapping()) {
+    logger.warn({ checkId: s.check_id, slot: s.slot_at.toISOString() }, 'run skipped: the check was still running its previous slot');
+  }
+  if (prune) await store.runJobs.pruneFinished(new Date(Date.now() - FINISHED_KEPT_MS));
 }
+
+/** How long places freed by ending runs are gathered before the next claim. */
+const CLAIM_GATHER_MS = 50;
 
 /** The worker of one process: claims due run jobs, runs them under renewed leases. */
 export interface RunWorker {
@@ -77,13 +77,15 @@ const FINISHED_KEPT_MS = 24 * 3_600_000;
  * once their leases expire (at most leaseMs + pollMs later). A run whose lease was lost is
  * aborted, and the recorder refuses its result (LeaseLostError), so a slot is stored once. A job
  * that ends without its FINAL result (the run threw) is closed rather than retried for ever.
+ * Runs claimed ahead of their slot (the scheduler's lead) hold a place of `concurrency` too, so
+ * what one process holds is bounded and the other runner processes get their share.
  */
 export function createRunWorker(options: RunWorkerOptions): RunWorker {
   const { store, logger, owner, concurrency } = options;
   const leaseMs = options.leaseMs ?? 15_000;
   const renewMs = options.renewMs ?? 5_000;
   const pollMs = options.pollMs ?? 1_000;
-  const running = new Map<string, { abort: AbortController; done: Promise<void>; slotMs: number }>();
+  const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   let stopped = true;
   let claiming: Promise<void> | null = null;
   let again = false;
@@ -121,16 +123,17 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       await settleJob(store, logger, job, lease, end);
     })().finally(() => {
       running.delete(job.id);
-      // A place came free: worth a claim only when the last one found more than it could take.
-      if (saturated) pump();
+      // A place came free: worth a claim only when the last one found more than it could take,
+      // and then for the places that free up meanwhile too.
+      if (saturated) gatherThenClaim();
     });
-    running.set(job.id, { abort, done, slotMs: job.slot_at.getTime() });
+    running.set(job.id, { abort, done });
   }
 
   async function claim(): Promise<void> {
     do {
       again = false;
-      const free = concurrency - startedOf(running);
+      const free = concurrency - running.size;
       if (stopped) return;
       if (free <= 0) {
         saturated = true;
@@ -144,6 +147,14 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       saturated = jobs.length === free;
       if (saturated) again = true;
     } while (again && !stopped);
+  }
+
+  let gathering: NodeJS.Timeout | undefined;
+  function gatherThenClaim(): void {
+    gathering ??= setTimeout(() => {
+      gathering = undefined;
+      pump();
+    }, CLAIM_GATHER_MS);
   }
 
   function pump(): void {
@@ -163,13 +174,9 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   }
 
   async function housekeeping(): Promise<void> {
-    for (const s of await store.runJobs.skipOverlapping()) {
-      logger.warn({ checkId: s.check_id, slot: s.slot_at.toISOString() }, 'run skipped: the check was still running its previous slot');
-    }
-    if (Date.now() - lastPrune > 600_000) {
-      lastPrune = Date.now();
-      await store.runJobs.pruneFinished(new Date(Date.now() - FINISHED_KEPT_MS));
-    }
+    const prune = Date.now() - lastPrune > 600_000;
+    if (prune) lastPrune = Date.now();
+    await skipOverlapsAndPrune(store, logger, prune);
   }
 
   async function renew(): Promise<void> {
@@ -209,6 +216,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
     async close() {
       stopped = true;
       if (pollTimer) clearTimeout(pollTimer);
+      if (gathering) clearTimeout(gathering);
       await claiming;
       // Runs in flight keep their leases renewed until they end.
       const keepRenewing = setInterval(() => void renew().catch(() => {}), renewMs);
