@@ -111,6 +111,8 @@ export function createRunner(options: RunnerOptions) {
       // Prepared ahead of its slot: the probe starts on its own timer, not behind storage work.
       await abortableSleep(how.notBefore - Date.now(), signal);
       if (signal.aborted) return { ...outcome, notStarted: true };
+      // Maintenance that began while it waited pauses it as it would have at its slot.
+      if (options.isPaused?.(check)) return outcome;
       options.onStartDelay?.(Date.now() - how.notBefore);
     }
     const executor = options.executors[check.checkType];
