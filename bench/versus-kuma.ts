@@ -204,6 +204,8 @@ async function startLookout(targetPort: number): Promise<Server> {
     return JSON.parse(body) as { id: string };
   };
   const stop = async (child: ChildProcess) => {
+    // A server that failed to start has exited already: its 'exit' will not come again.
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;
@@ -304,6 +306,8 @@ async function startKuma(checkout: string, targetPort: number): Promise<Server> 
     return socket;
   };
   const stop = async (child: ChildProcess) => {
+    // A server that failed to start has exited already: its 'exit' will not come again.
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);

@@ -25,9 +25,10 @@ export interface RunRecorderOptions {
   /** Most runs written by one transaction (default 256); more wait for the next. */
   maxBatch?: number;
   /**
-   * How long a run waits for others to share its transaction (default 0: those of the same turn of
-   * the event loop). Scheduled probes end spread over time, one every few milliseconds on a busy
-   * server: a short wait turns a transaction per run into one per handful.
+   * How long a scheduled run (one with a job lease) waits for others to share its transaction
+   * (default 0: those of the same turn of the event loop). Scheduled probes end spread over time,
+   * one every few milliseconds on a busy server: a short wait turns a transaction per run into one
+   * per dozen. A run somebody waits on (on demand, a test session, a heartbeat ping) never waits.
    */
   windowMs?: number;
 }
@@ -125,9 +126,12 @@ interface Waiting {
 export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 256, windowMs = 0 }: RunRecorderOptions) {
   let waiting: Waiting[] = [];
   let tick: { cancel(): void } | null = null;
-  /** Flushes after the window (or on the next turn without one). */
+  /** Whether a queued run is one somebody waits on: it goes in the next transaction, window or not. */
+  const isAwaited = (w: Waiting) => w.run.input.lease === undefined;
+
+  /** Flushes after the window (or on the next turn without one, or when a queued run is awaited). */
   function later(): { cancel(): void } {
-    if (windowMs <= 0) {
+    if (windowMs <= 0 || waiting.some(isAwaited)) {
       const immediate = setImmediate(flush);
       return { cancel: () => clearImmediate(immediate) };
     }
@@ -210,7 +214,7 @@ export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 2
     flushing = write(batch).finally(() => {
       flushing = null;
       // What queued while this batch committed has waited a turn (a window) already.
-      if (windowMs <= 0 || waiting.length >= maxBatch) flush();
+      if (windowMs <= 0 || waiting.length >= maxBatch || waiting.some(isAwaited)) flush();
       else if (waiting.length > 0) tick ??= later();
     });
   }
@@ -219,11 +223,16 @@ export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 2
     /** Queues one run; resolves to its result (API view) once committed and published. */
     record(input: RecordRunInput): Promise<Record<string, any>> {
       return new Promise((resolve, reject) => {
-        waiting.push({ run: prepare(input), resolve, reject });
+        const queued: Waiting = { run: prepare(input), resolve, reject };
+        waiting.push(queued);
         if (flushing) return;
         if (waiting.length >= maxBatch) {
           tick?.cancel();
           flush();
+        } else if (tick && isAwaited(queued)) {
+          // Scheduled runs waiting out the window go now, with it.
+          tick.cancel();
+          tick = later();
         } else tick ??= later();
       });
     },

@@ -69,6 +69,22 @@ describe.each(BACKENDS)('the run recorder\'s group commit ($name)', (backend) =>
     changed: changed.filter((e) => e.checkId === checkId),
   });
 
+  it('with a write window, a scheduled run waits for company, and a run somebody waits on takes it along at once', async () => {
+    const windowed = createRunRecorder({ store, bus, logger, windowMs: 3_600_000 });
+    const [scheduled, onDemand] = [await check(), await check()];
+    const [job] = await base.transaction(async (tx) => {
+      await tx.runJobs.enqueue([{ checkId: scheduled.id, slotAt: new Date(), locations: ['eu-west-1'] }]);
+      return (await tx.runJobs.claim('windowed', 100, 60_000)).filter((j) => j.check_id === scheduled.id);
+    });
+    const before = transactions;
+    const waiting = windowed.record(run(scheduled, probe(), { lease: { id: job!.id, owner: 'windowed' } }));
+    // An hour's window: only the awaited run can make the recorder write now.
+    const [a, b] = await Promise.all([waiting, windowed.record(run(onDemand, probe()))]);
+    expect([a.checkId, b.checkId]).toEqual([scheduled.id, onDemand.id]);
+    expect(transactions - before).toBe(1);
+    await windowed.close();
+  });
+
   it('commits many concurrent runs of many checks with one transaction, each answered with its own result', async () => {
     const checks = await Promise.all(Array.from({ length: 10 }, () => check()));
     const inputs = Array.from({ length: 40 }, (_, i) => run(checks[i % 10]!, probe({ at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) })));
