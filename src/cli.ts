@@ -110,17 +110,18 @@ async function serve(): Promise<void> {
   const url = await created.listen();
   lookout = created;
   const { bootstrap } = created;
-  if (bootstrap.apiKey) {
+  if (bootstrap.apiKey || bootstrap.owner?.password) {
     // The key goes to a file only its owner reads, never to stdout or the log, which are often kept
     // and shared (journald, CI logs, docker logs); the log says where it is.
-    const keyFile = writeInitialKeyFile(created.config.dataDir, bootstrap.accountId, bootstrap.apiKey);
+    const keyFile = writeInitialKeyFile(created.config.dataDir, bootstrap.accountId, bootstrap.apiKey, bootstrap.owner);
     logger.info({ accountId: bootstrap.accountId, keyFile }, 'first start: account and API key created; the key is in the key file');
     const base = url.replace('0.0.0.0', 'localhost');
     process.stdout.write(
       `\n  Lookout created an account and an API key.\n\n` +
         `    Account id: ${bootstrap.accountId}\n    Key file:   ${keyFile}  (readable by you only)\n\n` +
-        `  Read the key with: tail -1 ${keyFile}\n` +
-        `  Open the console at ${base}/ and sign in with it; save it, then delete the file.\n` +
+        (bootstrap.apiKey ? `  Read the key with: tail -1 ${keyFile}\n` : '') +
+        (bootstrap.owner ? `  Open the console at ${base}/ and sign in as ${bootstrap.owner.email}${bootstrap.owner.password ? ' with the password in the key file' : ''}.\n` : `  Open the console at ${base}/ and sign in with it.\n`) +
+        `  Save what you need, then delete the file.\n` +
         `  Lost the key? Make another: lookout keys create --account ${bootstrap.accountId}\n\n`,
     );
   }

@@ -1,3 +1,4 @@
+import { passwordIssues } from './domain/password-issues.js';
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -16,6 +17,10 @@ export interface Config {
   publicUrl: string;
   bootstrapAccountId: string | undefined;
   bootstrapApiKey: string | undefined;
+  /** The first owner's sign-in email (`LOOKOUT_OWNER_EMAIL`, default owner@localhost). */
+  ownerEmail: string;
+  /** The first owner's password (`LOOKOUT_OWNER_PASSWORD`); unset: the first start makes one and writes it to the key file. */
+  ownerPassword: string | undefined;
   logLevel: string;
   /** Requests per 60 s per route per account; 0 turns rate limiting off. */
   rateLimitMax: number;
@@ -378,6 +383,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: url('LOOKOUT_PUBLIC_URL', env.LOOKOUT_PUBLIC_URL, `http://localhost:${portNumber}`),
     bootstrapAccountId: env.LOOKOUT_ACCOUNT_ID || undefined,
     bootstrapApiKey: env.LOOKOUT_API_KEY || undefined,
+    ownerEmail: ownerEmail(env.LOOKOUT_OWNER_EMAIL),
+    ownerPassword: ownerPassword(env.LOOKOUT_OWNER_PASSWORD),
     logLevel: logLevel('LOG_LEVEL', env.LOG_LEVEL),
     redisUrl: env.REDIS_URL || undefined,
     role,
@@ -444,4 +451,19 @@ export function sandboxSettings(env: NodeJS.ProcessEnv): SandboxSettings {
     scratchMb: atLeast('LOOKOUT_SANDBOX_SCRATCH_MB', 256),
     uidBase: atLeast('LOOKOUT_SANDBOX_UID_BASE', 200_000),
   };
+}
+
+/** LOOKOUT_OWNER_EMAIL: an address (default owner@localhost). */
+function ownerEmail(value: string | undefined): string {
+  if (!value) return 'owner@localhost';
+  if (!/^[^\s@]+@[^\s@]+$/.test(value) || value.length > 254) throw new Error(`LOOKOUT_OWNER_EMAIL must be an email address, got "${value}"`);
+  return value;
+}
+
+/** LOOKOUT_OWNER_PASSWORD: a password the sign-in rules accept. */
+function ownerPassword(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const [issue] = passwordIssues(value, 'LOOKOUT_OWNER_PASSWORD');
+  if (issue) throw new Error(`LOOKOUT_OWNER_PASSWORD ${issue.message}`);
+  return value;
 }

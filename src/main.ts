@@ -4,11 +4,12 @@ import { pino, type Logger } from 'pino';
 import type { Api, ApiContext } from './api/api-context.js';
 import { createApi } from './api/create-api.js';
 import { createGraphql } from './graphql/create-graphql.js';
+import { createPeopleServices } from './service/create-people-services.js';
 import { attachGraphqlSubscriptions } from './graphql/subscriptions/attach-graphql-subscriptions.js';
 import type { SubscriptionServer } from './graphql/subscriptions/create-subscription-server.js';
 import { SUBSCRIPTION_RESOLVER_MODULES } from './graphql/subscriptions/subscription-resolver-modules.js';
 import { loadConfig, type Config } from './config.js';
-import { bootstrap, checkBootstrapSettings, type BootstrapResult } from './service/bootstrap.js';
+import { bootstrap, bootstrapOwner, checkBootstrapSettings, type BootstrapResult } from './service/bootstrap.js';
 import { SERVER_FILE, writeServerFile } from './store/data-dir-files.js';
 import { createCheckGroupService } from './service/check-group-service.js';
 import { createCheckService } from './service/check-service.js';
@@ -201,6 +202,10 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       dashboards: createDashboardService({ store, bus, logger, publicUrl: config.publicUrl }),
       dashboardPages: createDashboardPageService({ store }),
       publicStatusPages: createPublicStatusPageService({ store, bus }),
+      ...createPeopleServices({
+        store, bus, logger, publicUrl: config.publicUrl,
+        smtp: config.smtpUrl ? { smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, timeoutMs: config.alertTimeoutMs } : undefined,
+      }),
       mqttSessionStream,
       testSessionRuns,
       agents,
@@ -262,6 +267,10 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
           progress.close();
         }
         boot = await bootstrap(store, { accountId: config.bootstrapAccountId, apiKey: config.bootstrapApiKey });
+        if (config.role !== 'runner') {
+          const owner = await bootstrapOwner(store, boot.accountId, { email: config.ownerEmail, password: config.ownerPassword }, boot.created);
+          if (owner) boot = { ...boot, owner };
+        }
         if (config.runnerEnabled) {
           retention = createDataRetention({ store, settings: config.retention, assetsDir: config.assetsDir, logger });
           maintenanceClock = createMaintenanceClock({ store, bus, logger });

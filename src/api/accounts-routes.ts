@@ -21,6 +21,7 @@ export function accountsRoutes(app: Api, context: ApiContext): void {
     schema: { operationId: 'getCurrentAccount', tags, summary: "The caller's account", response: responses({ 200: ref('Account') }) },
   }, async (req) => accounts.me(req.principal));
   app.put('/v1/accounts/me', {
+    config: { permission: 'manage' },
     schema: {
       operationId: 'updateCurrentAccount', tags, summary: "Update the caller's account", response: responses({ 200: ref('Account') }),
       description: 'alertSettings merge over the stored ones key by key; unset parts take the defaults.',
@@ -34,13 +35,18 @@ export function accountsRoutes(app: Api, context: ApiContext): void {
       response: responses({ 200: ref('AccountPlan') }),
     },
   }, async (req) => accounts.entitlements(req.principal));
+  app.get('/v1/accounts/me/access', {
+    schema: {
+      operationId: 'getAccess', tags, summary: "The caller's role and identity in the account (what the console offers follows it)",
+      response: responses({ 200: ref('Access') }),
+    },
+  }, async (req) => req.principal);
   app.get('/v1/accounts/me/members', {
     schema: {
-      operationId: 'listAccountMembers', tags, summary: "The account's users (checkly members)",
-      description: 'Lookout has no teams, roles or invitations yet: the members are the account\'s users (the owner bootstrap made), each role OWNER.',
+      operationId: 'listAccountMembers', tags, summary: "The account's members and open invitations, with roles (checkly members)",
       querystring: AccountMemberQuery, response: responses({ 200: ref('AccountMemberPage') }),
     },
-  }, async (req) => accounts.members(req.principal, req.query));
+  }, async (req) => context.members.list(req.principal, req.query));
   app.get('/v1/accounts/me/api-keys', {
     schema: {
       operationId: 'listApiKeys', tags, summary: "The account's API keys (name, first and last characters, created, last used)",
@@ -49,17 +55,23 @@ export function accountsRoutes(app: Api, context: ApiContext): void {
     },
   }, async (req) => apiKeys.list(req.principal));
   app.post('/v1/accounts/me/api-keys', {
+    // Anyone may make a personal key; service keys are checked against the caller's role (canGrant).
+    config: { permission: 'self' },
     schema: {
       operationId: 'createApiKey', tags, summary: 'Create an API key of the account; the answer holds the key, this once',
-      description: 'The key is stored as a hash: save it from this answer, it cannot be read again.',
+      description: 'The key is stored as a hash: save it from this answer, it cannot be read again. '
+        + 'A personal key (any role) acts as the caller\'s person with their role at each request; a service key carries `role`, '
+        + 'which managers give up to their own (403 ROLE_FORBIDS otherwise).',
       body: ApiKeyCreate, response: responses({ 201: ref('CreatedApiKey') }),
     },
   }, async (req, reply) => reply.code(201).send(await apiKeys.create(req.principal, req.body)));
   app.delete('/v1/accounts/me/api-keys/:keyId', {
+    // Anyone may revoke their own personal key or the key they use; other keys need a manager.
+    config: { permission: 'self' },
     schema: {
       operationId: 'revokeApiKey', tags, summary: 'Revoke an API key: it stops working at once',
       description: 'REST, GraphQL, open graphql-ws sockets and MQTT connections made with it are refused or closed at once, in every process. '
-        + 'The account\'s last key cannot be revoked (409 LAST_API_KEY): create another first. A key may revoke itself.',
+        + 'The account\'s last key cannot be revoked while no owner can sign in (409 LAST_API_KEY). A key may revoke itself.',
       params: ApiKeyIdParams, response: responses({ 204: NO_CONTENT }, 409),
     },
   }, async (req, reply) => {

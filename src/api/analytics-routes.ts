@@ -53,7 +53,8 @@ export function analyticsRoutes(app: Api, { store, config }: ApiContext): void {
       querystring: AnalyticsSummaryQuery,
       body: AnalyticsSummaryBody,
     },
-    config: limited,
+    // A read sent as POST (its filters are a body).
+    config: { ...limited, permission: 'read' },
   }, async (req) => analytics.summary(req.principal.accountId, { quickRange: req.query.quickRange, ...req.body }));
 
   app.get('/v1/analytics/metrics', {

@@ -45,6 +45,12 @@ export interface ApiContext {
   dashboards: DashboardService;
   dashboardPages: DashboardPageService;
   publicStatusPages: PublicStatusPageService;
+  /** Console sessions (sign in, switch account, sign out). */
+  sessions: import('../service/session-service.js').SessionService;
+  /** An account's members, invitations and reset links. */
+  members: import('../service/member-service.js').MemberService;
+  /** A person's own password and second factor, and password resets. */
+  people: import('../service/person-service.js').PersonService;
   /** This instance's Prometheus metrics (`GET /metrics`). */
   metrics: Metrics;
   /** Publishes CLI-started test sessions' progress over MQTT (absent: no live stream). */
@@ -79,5 +85,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes anyone may call without an API key (specification documents, pings, triggers). */
     public?: boolean;
+    /** What the caller's role must allow (route-permission.ts); unset: `read` for GET, `write` otherwise. */
+    permission?: import('../domain/roles.js').Permission;
   }
 }

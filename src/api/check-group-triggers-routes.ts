@@ -25,7 +25,18 @@ export function checkGroupTriggersRoutes(app: Api, { groupTriggers }: ApiContext
     },
   }, async (req, reply) => reply.code(201).send(await groupTriggers.create(req.principal.accountId, req.params.groupId)));
 
+  app.post('/v1/check-groups/:groupId/run', {
+    config: { permission: 'run' },
+    schema: {
+      operationId: 'runCheckGroup', tags, summary: 'Run a check group now (API key or session; Read & Run and above)',
+      description: 'Like its trigger URL: the group\'s activated checks, at most its concurrency at once; answers once all are over with the FINAL results per check.',
+      params: CheckGroupTriggerParams, response: responses({ 200: ref('CheckGroupRun') }),
+    },
+  }, async (req) => groupTriggers.runNow(req.principal.accountId, req.params.groupId));
+
   app.get('/v1/triggers/check-groups/:groupId', {
+    // The token runs the group without a key: only those who may run see it.
+    config: { permission: 'run' },
     schema: {
       operationId: 'getCheckGroupTrigger',
       tags,

@@ -11,6 +11,7 @@ export function checkSessionsRoutes(app: Api, { store, testSessions, config }: A
   const checkSessions = createCheckSessionService({ store, testSessions, publicUrl: config.publicUrl });
 
   app.post('/v2/check-sessions/trigger', {
+    config: { permission: 'run' },
     schema: {
       operationId: 'triggerCheckSessions', tags, summary: 'Run deployed checks now, one check session each (checkly checks run)',
       description: 'Selects activated checks by `target.checkId` and `target.matchTags` (each inner list: a check carrying all those tags; '

@@ -39,10 +39,11 @@ export function checklyStorageRoutes(app: Api, { codeBundles }: ApiContext): voi
       response: responses({ 200: ref('StoredFile') }, 413, 415, 501),
     });
 
-    scope.post('/next/checkly-storage/upload-code-bundle', { schema: uploadSchema('uploadCodeBundle', 'Store a code bundle (checkly test)') }, upload('code-bundle'));
-    scope.post('/next/checkly-storage/upload', { schema: uploadSchema('uploadStoredFile', 'Store a file (snapshots)') }, upload('file'));
+    scope.post('/next/checkly-storage/upload-code-bundle', { config: { permission: 'run' }, schema: uploadSchema('uploadCodeBundle', 'Store a code bundle (checkly test)') }, upload('code-bundle'));
+    scope.post('/next/checkly-storage/upload', { config: { permission: 'run' }, schema: uploadSchema('uploadStoredFile', 'Store a file (snapshots)') }, upload('file'));
 
     scope.post('/next/checkly-storage/download', {
+      config: { permission: 'read' },
       schema: {
         operationId: 'downloadStoredFile', tags, summary: 'Read a stored file of the account',
         body: Type.Object({ key: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false }),

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Api, ApiContext } from './api-context.js';
 import { createAuthenticator } from './authenticate.js';
+import { enforceRole } from './route-permission.js';
 import { errorBody, installErrorHandling } from './http-errors.js';
 import { decodeRequestBodies } from './decode-request-body.js';
 import { validatorCompiler } from '../contract/validation.js';
@@ -162,7 +163,10 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (req) => {
     if (req.is404) return;
-    if (!req.routeOptions.config?.public) req.principal = await authenticate(req);
+    if (!req.routeOptions.config?.public) {
+      req.principal = await authenticate(req);
+      enforceRole(req);
+    }
     // Path and query text the store cannot hold is refused here, for every route alike.
     const refused = inputRules.check(req.params, 'params') ?? inputRules.check(req.query, 'query');
     if (refused && inputRulesApply(req)) throw refused;

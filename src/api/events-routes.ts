@@ -1,3 +1,4 @@
+import type { Principal } from '../domain/principal.js';
 import Type from 'typebox';
 import { EVENT_STREAM_HEARTBEAT_SECONDS, EVENT_STREAM_MAX_BUFFER_BYTES, LOOKOUT_EVENT_TYPES } from '../events/event-stream.js';
 import { createEventStreamService } from '../service/event-stream-service.js';
@@ -16,15 +17,25 @@ const EventStreamQuery = Type.Object({
  */
 export function eventsRoutes(app: Api, { bus }: ApiContext): void {
   const streams = createEventStreamService({ bus });
-  /** Open streams and the id of the key each was opened with. */
-  const open = new Map<EventStream, string>();
-  // A revoked key's streams end at once (the bus brings revocations from every process).
-  const unsubscribe = bus.subscribe('apiKeyRevoked', (event) => {
-    for (const [stream, keyId] of [...open]) if (keyId === event.keyId) stream.end();
-  });
+  /** Open streams and who opened each. */
+  const open = new Map<EventStream, Principal>();
+  // A revoked key's streams end at once (the bus brings revocations from every process), and so do
+  // the streams of ended sessions and of people who left the account.
+  const unsubscribers = [
+    bus.subscribe('apiKeyRevoked', (event) => {
+      for (const [stream, who] of [...open]) if (who.keyId === event.keyId) stream.end();
+    }),
+    bus.subscribe('accessChanged', (event) => {
+      for (const [stream, who] of [...open]) {
+        const ended = who.sessionId !== null && event.sessionIds.includes(who.sessionId);
+        const left = event.userId !== null && who.userId === event.userId && (event.accountId === null || event.accountId === who.accountId);
+        if (ended || left) stream.end();
+      }
+    }),
+  ];
   // Streams never finish on their own: without this, closing the server would wait for them forever.
   app.addHook('preClose', async () => {
-    unsubscribe();
+    unsubscribers.forEach((stop) => stop());
     for (const stream of [...open.keys()]) stream.end();
   });
 
@@ -52,7 +63,7 @@ export function eventsRoutes(app: Api, { bus }: ApiContext): void {
         stop();
       },
     });
-    open.set(stream, req.principal.keyId);
+    open.set(stream, req.principal);
     stop = streams.open(req.principal.accountId, req.query.types ?? [], (event) => stream.send({ id: ++seq, event: event.type, data: event }));
     stream.comment('connected');
   });

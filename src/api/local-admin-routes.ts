@@ -5,6 +5,7 @@ import { LookoutError, notFound } from '../domain/lookout-error.js';
 import { sandboxOffRefusal } from '../runner/sandbox/sandbox-off-refusal.js';
 import { createApiKeyService } from '../service/api-key-service.js';
 import { createAccountWithKey } from '../service/bootstrap.js';
+import { commandLineOwner } from '../service/command-line-owner.js';
 import type { Api, ApiContext } from './api-context.js';
 import { ApiKeyCreate } from '../contract/account-schemas.js';
 import { ref } from '../contract/response-shape.js';
@@ -37,7 +38,7 @@ export function localAdminRoutes(app: Api, context: ApiContext): void {
   const ownerOf = async (accountId: string) => {
     if (!(await store.accounts.get(accountId))) throw notFound('Account', accountId);
     const user = await store.accounts.firstUser(accountId);
-    return { accountId, userId: user?.id ?? null, keyId: 'local-admin' };
+    return commandLineOwner(accountId, user?.id ?? null);
   };
 
   app.post('/v1/admin/accounts', {

@@ -1,6 +1,9 @@
 import type { Api, ApiContext } from './api-context.js';
 import { localAdminRoutes } from './local-admin-routes.js';
 import { accountsRoutes } from './accounts-routes.js';
+import { membersRoutes } from './members-routes.js';
+import { peopleRoutes } from './people-routes.js';
+import { sessionRoutes } from './session-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { checkResultsRoutes } from './check-results-routes.js';
 import { checkStatusesRoutes } from './check-statuses-routes.js';
@@ -50,6 +53,9 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   privateLocationsRoutes,
   agentsRoutes,
   accountsRoutes,
+  sessionRoutes,
+  membersRoutes,
+  peopleRoutes,
   localAdminRoutes,
   catalogRoutes,
   staticIpsRoutes,

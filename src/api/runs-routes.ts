@@ -46,6 +46,8 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
     return reply.code(201).send(triggerView(await store.checkTriggers.upsert(accountId, req.params.checkId)));
   });
   app.get('/v1/triggers/checks/:checkId', {
+    // The token runs the check without a key: only those who may run see it.
+    config: { permission: 'run' },
     schema: { operationId: 'getCheckTrigger', tags, summary: 'Get the trigger token of a check', params: CheckId, response: responses({ 200: ref('CheckTrigger') }) },
   }, async (req) => {
     const row = await store.checkTriggers.get(req.principal.accountId, req.params.checkId);
@@ -70,7 +72,7 @@ export function runsRoutes(app: Api, { store, runner, config }: ApiContext): voi
         + 'A check with nowhere to run (no locations or private locations of its own or its group\'s) answers 409, `attributes.idle` saying why.',
       params: CheckId,
     },
-    config: routeRateLimit(config, 60) as never,
+    config: { ...routeRateLimit(config, 60), permission: 'run' } as never,
   }, async (req) => {
     const outcome = await runner.runNow(req.principal.accountId, req.params.checkId);
     return { checkId: req.params.checkId, sequenceId: outcome.sequenceId, results: outcome.finals };

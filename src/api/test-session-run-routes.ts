@@ -49,6 +49,7 @@ const TriggerBody = Type.Object({
  */
 export function testSessionRunRoutes(app: Api, { testSessions, store, mqttSessionStream, testSessionRuns }: ApiContext): void {
   app.post('/next/test-sessions/trigger', {
+    config: { permission: 'run' },
     schema: {
       operationId: 'triggerTestSessionForCli', tags, summary: 'Run deployed checks now as a test session (checkly trigger)',
       description: 'Selects activated checks by `checkId` and `targetTags` (each inner list: a check carrying all those tags; '
@@ -95,6 +96,7 @@ export function testSessionRunRoutes(app: Api, { testSessions, store, mqttSessio
 
   // `checkly test`: the project's checks as submitted (not as deployed), in one test session.
   app.post('/v1/test-sessions/run', {
+    config: { permission: 'run' },
     bodyLimit: 10 * 1024 * 1024,
     schema: {
       operationId: 'runSubmittedChecks', tags, summary: 'Run submitted checks as a test session (checkly test)',

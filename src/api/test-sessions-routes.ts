@@ -14,6 +14,7 @@ const ArchiveBody = Type.Object(
 /** `/v1/test-sessions`: trigger checks now, follow the session, wait for it, cancel it. */
 export function testSessionsRoutes(app: Api, { testSessions }: ApiContext): void {
   app.post('/v1/test-sessions/trigger', {
+    config: { permission: 'run' },
     schema: {
       operationId: 'triggerTestSession', tags, summary: 'Run checks now as a test session', response: responses({ 201: ref('TestSession') }, 409),
       description: 'Selects activated checks by `checkIds` or `tags` (each entry "a,b" means a check carrying both a and b; entries are alternatives); with neither, every activated check runs.',
@@ -60,6 +61,7 @@ export function testSessionsRoutes(app: Api, { testSessions }: ApiContext): void
   }, async (req) => testSessions.awaitCompletion(req.principal.accountId, req.params.id, req.query.maxWaitSeconds ?? 30));
 
   app.post('/v1/test-sessions/:id/cancel', {
+    config: { permission: 'run' },
     schema: { operationId: 'cancelTestSession', tags, summary: 'Cancel a running test session', params: Id, response: responses({ 200: ref('TestSession') }) },
   }, async (req) =>
     testSessions.cancel(req.principal.accountId, req.params.id));

@@ -1,6 +1,8 @@
 import Type from 'typebox';
 import { API_KEY_NAME_MAX } from '../domain/api-key.js';
 import { RUNTIME_IDS } from '../domain/catalog.js';
+import { PASSWORD_MAX } from '../domain/password-issues.js';
+import { ROLES } from '../domain/roles.js';
 import { AlertSettings } from './common.js';
 
 /** Body of `PUT /v1/accounts/me`: the fields given replace the stored ones. */
@@ -20,7 +22,7 @@ export const AccountMemberQuery = Type.Object(
   {
     search: Type.Optional(Type.String({ maxLength: 200 })),
     type: Type.Optional(Type.Enum(['member', 'invite'])),
-    role: Type.Optional(Type.Enum(['OWNER', 'ADMIN', 'READ_WRITE', 'READ_RUN', 'READ_ONLY'])),
+    role: Type.Optional(Type.Enum([...ROLES])),
     status: Type.Optional(Type.Enum(['ACTIVE', 'PENDING', 'EXPIRED'])),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     nextId: Type.Optional(Type.String({ format: 'uuid' })),
@@ -28,10 +30,41 @@ export const AccountMemberQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const RoleInput = Type.Enum([...ROLES], { description: 'OWNER, ADMIN, READ_WRITE, READ_RUN or READ_ONLY' });
+const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$', description: 'An email address' });
+const Password = Type.String({ minLength: 1, maxLength: PASSWORD_MAX });
+const Token = Type.String({ minLength: 20, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' });
+
 /** Body of `POST /v1/accounts/me/api-keys`. */
 export const ApiKeyCreate = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: API_KEY_NAME_MAX, pattern: '\\S', description: 'What the key is for (shown in lists)' }) },
+  {
+    name: Type.String({ minLength: 1, maxLength: API_KEY_NAME_MAX, pattern: '\\S', description: 'What the key is for (shown in lists)' }),
+    kind: Type.Optional(Type.Enum(['service', 'personal'], { description: 'service (default): carries `role`; personal: acts as the caller\'s person' })),
+    role: Type.Optional({ ...RoleInput, description: 'A service key\'s role: at most the caller\'s (default: the caller\'s)' }),
+    expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the key stops working (default: never)' })),
+  },
   { additionalProperties: false },
 );
+
+/** Body of `POST /v1/session`. */
+export const SignIn = Type.Object(
+  { email: Email, password: Password, totp: Type.Optional(Type.String({ pattern: '^\\s*\\d{6}\\s*$', description: 'The 6-digit code, when the person has a second factor' })) },
+  { additionalProperties: false },
+);
+
+export const SwitchAccount = Type.Object({ accountId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const MemberParams = Type.Object({ userId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const MemberUpdate = Type.Object({ role: RoleInput }, { additionalProperties: false });
+export const InvitationCreate = Type.Object({ email: Email, role: RoleInput }, { additionalProperties: false });
+export const InvitationIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const TokenParams = Type.Object({ token: Token }, { additionalProperties: false });
+export const InvitationAccept = Type.Object(
+  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' })), password: Type.Optional(Password) },
+  { additionalProperties: false },
+);
+export const PasswordChange = Type.Object({ currentPassword: Password, newPassword: Password }, { additionalProperties: false });
+export const TotpCode = Type.Object({ code: Type.String({ pattern: '^\\s*\\d{6}\\s*$' }) }, { additionalProperties: false });
+export const ResetRequest = Type.Object({ email: Email }, { additionalProperties: false });
+export const ResetPassword = Type.Object({ password: Password }, { additionalProperties: false });
 
 export const ApiKeyIdParams = Type.Object({ keyId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });

@@ -1,4 +1,5 @@
 import { LOCATIONS, RUNTIME_IDS } from '../domain/catalog.js';
+import { ROLES } from '../domain/roles.js';
 import { DateTime } from './check-views.js';
 import { ref } from './response-shape.js';
 
@@ -122,25 +123,108 @@ export const AccountPlan = {
   },
 };
 
-/** A member of the account: its users (the owner made at bootstrap; there are no invitations or teams). */
+const RoleSchema = { type: 'string', enum: [...ROLES], description: 'Owner, Admin, Read & Write, Read & Run or Read Only (Checkly\'s roles)' };
+
+/** A member of the account (`type: member`) or an open invitation (`type: invite`, no user yet). */
 export const AccountMember = {
   $id: 'AccountMember',
   type: 'object',
   required: ['type', 'accountId', 'userId', 'name', 'email', 'role', 'status', 'createdAt', 'updatedAt', 'isSupportMembership', 'ssoEnabled', 'mfaEnabled'],
   properties: {
-    type: { type: 'string', enum: ['member'] },
+    type: { type: 'string', enum: ['member', 'invite'] },
+    id: { type: 'string', format: 'uuid', description: 'An invitation\'s id (invitations only)' },
     accountId: { type: 'string', format: 'uuid' },
-    userId: { type: 'string', format: 'uuid' },
+    userId: { type: ['string', 'null'], format: 'uuid', description: 'null for an invitation' },
     name: { type: ['string', 'null'] },
     email: { type: 'string' },
-    role: { type: 'string', enum: ['OWNER'], description: 'Every user of a Lookout account owns it: there are no roles yet' },
-    status: { type: 'string', enum: ['ACTIVE'] },
+    role: RoleSchema,
+    status: { type: 'string', enum: ['ACTIVE', 'PENDING', 'EXPIRED'], description: 'ACTIVE members; PENDING or EXPIRED invitations' },
     createdAt: DateTime,
     updatedAt: DateTime,
+    expiresAt: { ...DateTime, description: 'When an invitation\'s link stops working (invitations only)' },
     isSupportMembership: { type: 'boolean' },
-    ssoEnabled: { type: 'boolean', description: 'Lookout has no single sign-on: always false' },
-    mfaEnabled: { type: 'boolean', description: 'Lookout authenticates API keys only: always false' },
+    ssoEnabled: { type: 'boolean', description: 'Whether the person signs in through single sign-on' },
+    mfaEnabled: { type: 'boolean', description: 'Whether the person has a TOTP second factor' },
   },
+};
+
+/** The answer of `POST /v1/accounts/me/invitations`: the link, this once. */
+export const CreatedInvitation = {
+  $id: 'CreatedInvitation',
+  type: 'object',
+  required: ['type', 'id', 'email', 'role', 'status', 'expiresAt', 'link', 'emailed'],
+  properties: {
+    ...AccountMember.properties,
+    link: { type: 'string', description: 'The link to accept the invitation (shown this once; mailed too when SMTP is configured)' },
+    emailed: { type: 'boolean', description: 'Whether the link was mailed to the address' },
+  },
+};
+
+/** The caller's rights (`GET /v1/accounts/me/access`). */
+export const Access = {
+  $id: 'Access',
+  type: 'object',
+  required: ['accountId', 'role', 'userId', 'keyId', 'sessionId', 'label'],
+  properties: {
+    accountId: { type: 'string', format: 'uuid' },
+    role: RoleSchema,
+    userId: { type: ['string', 'null'], format: 'uuid', description: 'The person acting; null for a service key' },
+    keyId: { type: ['string', 'null'], format: 'uuid', description: 'The API key used; null for a console session' },
+    sessionId: { type: ['string', 'null'], format: 'uuid', description: 'The console session used; null for a key' },
+    label: { type: 'string', description: 'The caller in words (email or key name), as the audit log shows it' },
+  },
+};
+
+/** A console session: the person, their accounts and the CSRF token writes must carry. */
+export const Session = {
+  $id: 'Session',
+  type: 'object',
+  required: ['user', 'accounts', 'accountId', 'role', 'csrfToken'],
+  properties: {
+    user: {
+      type: 'object', required: ['id', 'name', 'email', 'totpEnabled'],
+      properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, email: { type: 'string' }, totpEnabled: { type: 'boolean' } },
+    },
+    accounts: {
+      type: 'array',
+      items: { type: 'object', required: ['id', 'name', 'role'], properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, role: RoleSchema } },
+    },
+    accountId: { type: ['string', 'null'], format: 'uuid', description: 'The account requests act in unless they send X-Lookout-Account' },
+    role: { type: ['string', 'null'], enum: [...ROLES, null] },
+    csrfToken: { type: 'string', description: 'Send it as X-Lookout-Csrf with every request made with the session cookie' },
+  },
+};
+
+/** What an invitation link offers (`GET /v1/invitations/{token}`). */
+export const InvitationOffer = {
+  $id: 'InvitationOffer',
+  type: 'object',
+  required: ['accountName', 'email', 'role', 'hasAccount'],
+  properties: {
+    accountName: { type: 'string' }, email: { type: 'string' }, role: RoleSchema,
+    hasAccount: { type: 'boolean', description: 'Whether the address already signs in (then sign in first, and accept signed in)' },
+  },
+};
+
+/** TOTP enrolment: the secret, shown this once. */
+export const TotpEnrolment = {
+  $id: 'TotpEnrolment',
+  type: 'object',
+  required: ['secret', 'uri'],
+  properties: { secret: { type: 'string', description: 'Base32, for typing into an authenticator app' }, uri: { type: 'string', description: 'otpauth:// URI (for a QR code)' } },
+};
+
+/** An admin-issued password-reset link. */
+export const ResetLink = {
+  $id: 'ResetLink', type: 'object', required: ['link', 'expiresAt'], properties: { link: { type: 'string' }, expiresAt: DateTime },
+};
+
+/** Which single sign-on the server offers (`GET /v1/sso`). */
+export const SsoOptions = {
+  $id: 'SsoOptions',
+  type: 'object',
+  required: ['oidc'],
+  properties: { oidc: { type: 'object', required: ['enabled', 'name'], properties: { enabled: { type: 'boolean' }, name: { type: 'string' } } } },
 };
 
 /** A page of `GET /v1/accounts/me/members`. */
@@ -158,6 +242,10 @@ const API_KEY_FIELDS = {
   maskedKey: { type: 'string', description: 'The last four characters of the key, after eight asterisks' },
   createdAt: DateTime,
   lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'When the key last authenticated a request (to the minute); null when never' },
+  kind: { type: 'string', enum: ['service', 'personal'], description: 'service: carries a role, acts for no person; personal: acts as its person' },
+  role: { type: ['string', 'null'], enum: [...ROLES, null], description: "A service key's role, or a personal key's person's role now (null once they left)" },
+  userId: { type: ['string', 'null'], format: 'uuid', description: 'The person a personal key acts as' },
+  expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'When the key stops working; null: never' },
 };
 
 /** An API key of the account: never the key itself, nor its hash. */
@@ -190,5 +278,7 @@ export const AdminCreatedAccount = {
 /** Schemas of this file registered as named components. */
 export const ACCOUNT_VIEW_SCHEMAS = [
   Account, NextAccount, User, Location, Runtime, StaticIps, StaticIpsByRegion, AccountPlan, AccountMember, AccountMemberPage, ApiKey, CreatedApiKey, AdminCreatedAccount,
+  CreatedInvitation, Access, Session, InvitationOffer, TotpEnrolment, ResetLink, SsoOptions,
+  { $id: 'InvitationList', type: 'array', items: ref('AccountMember'), description: 'Open invitations, newest first' },
   { $id: 'ApiKeyList', type: 'array', items: ref('ApiKey'), description: "The account's API keys, oldest first" },
 ];

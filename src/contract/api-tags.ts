@@ -28,6 +28,8 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Projects', description: 'Monitoring-as-code projects: checkly deploy, deploy --preview and destroy, and their deployments' },
   { name: 'Dashboards', description: 'Public dashboards of checks picked by tags, and their pages (served without API key)' },
   { name: 'Accounts', description: "The caller's account and user" },
+  { name: 'Members', description: "The account's people: roles, invitations, password-reset links" },
+  { name: 'Sessions', description: 'Signing in to the console: sessions, passwords, TOTP second factors, password resets' },
   { name: 'Locations', description: 'Data-center locations checks run in' },
   { name: 'Runtimes', description: 'Runtimes checks run in, and the packages they may import' },
   { name: 'Network', description: 'Source addresses of check runs' },

@@ -99,9 +99,21 @@ export interface ApiKeyRevokedEvent {
   keyHash: string;
 }
 
+/**
+ * Who may do what changed: a member's role changed or they left an account (`userId`), or console
+ * sessions ended (`sessionIds`: signed out, a new password). Every process drops what it cached of
+ * those callers and closes their live connections. Internal: never on the public event stream.
+ */
+export interface AccessChangedEvent {
+  type: 'accessChanged';
+  accountId: string | null;
+  userId: string | null;
+  sessionIds: string[];
+}
+
 export type LookoutEvent = CheckResultCreatedEvent | CheckStatusChangedEvent | AlertNotifiedEvent | TestSessionUpdatedEvent
   | PublicContentChangedEvent | IncidentUpdatedEvent | MaintenanceUpdatedEvent | MaintenanceReminderDueEvent | MqttMessageEvent
-  | ApiKeyRevokedEvent;
+  | ApiKeyRevokedEvent | AccessChangedEvent;
 export type LookoutEventType = LookoutEvent['type'];
 /** The event of one type. */
 export type EventOf<T extends LookoutEventType> = Extract<LookoutEvent, { type: T }>;

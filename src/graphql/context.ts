@@ -22,8 +22,8 @@ export type IncomingHeaders = Record<string, string | string[] | undefined>;
  */
 export function createContextFactory({ client, logger }: { client: RestClient; logger: Logger }) {
   return function contextFromHeaders(headers: IncomingHeaders): GraphqlContext {
-    if (!headers.authorization) {
-      throw codedError('UNAUTHENTICATED', 'Missing Authorization header: expected "Bearer <API key>"', { http: { status: 401 } });
+    if (!headers.authorization && !headers.cookie) {
+      throw codedError('UNAUTHENTICATED', 'Missing Authorization header: expected "Bearer <API key>", or sign in to the console', { http: { status: 401 } });
     }
     const rest = client.session(headers);
     let viewer: Promise<RestAccount> | undefined;

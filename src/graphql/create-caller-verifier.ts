@@ -4,7 +4,7 @@ import { RestError } from './errors.js';
 import type { RestClient } from './rest-client.js';
 
 /** The headers that decide who a caller is: the key, and the account headers REST checks against it. */
-const IDENTITY_HEADERS = ['authorization', 'x-lookout-account', 'x-service-account', 'x-checkly-account'] as const;
+const IDENTITY_HEADERS = ['authorization', 'x-lookout-account', 'x-service-account', 'x-checkly-account', 'cookie', 'x-lookout-csrf'] as const;
 
 /** Options of createCallerVerifier. */
 export interface CallerVerifierOptions {

@@ -159,7 +159,12 @@ export async function createGraphql({ app, config, logger, resolvers = [], plugi
   const documentLimits = documentLimitsOf(config);
   const verify = createCallerVerifier({ client });
   // A revoked key is refused at the door (401) from its next request, not let through for the cache's 30 s.
-  const stopForgetting = bus?.subscribe('apiKeyRevoked', () => verify.forgetAll());
+  const stopForgettingKeys = bus?.subscribe('apiKeyRevoked', () => verify.forgetAll());
+  const stopForgettingAccess = bus?.subscribe('accessChanged', () => verify.forgetAll());
+  const stopForgetting = () => {
+    stopForgettingKeys?.();
+    stopForgettingAccess?.();
+  };
   app.addHook('onClose', async () => stopForgetting?.());
   const guard = createGraphqlRouteGuard({
     verify,
@@ -181,7 +186,7 @@ export async function createGraphql({ app, config, logger, resolvers = [], plugi
     // A request is served only when a browser would have preflighted it: a content type other than
     // the three simple ones, or a header no simple request may carry. Authorization is one of those,
     // and every operation needs it, so API clients need no extra header.
-    csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
+    csrfPrevention: { requestHeaders: ['authorization', 'x-lookout-csrf', 'x-apollo-operation-name', 'apollo-require-preflight'] },
     // Automatic persisted queries, in a cache bounded to about 16 MB of text.
     persistedQueries: { cache: createBoundedCache(APQ_CACHE_CHARS), ttl: null },
     plugins: [

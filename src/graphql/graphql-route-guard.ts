@@ -51,7 +51,7 @@ export function createGraphqlRouteGuard({ verify, limits, checkDocument }: {
   return {
     bodyLimit: maxBodyBytes(limits),
     async onRequest(req: FastifyRequest, reply: FastifyReply) {
-      if (req.method === 'OPTIONS' || !req.headers.authorization) return;
+      if (req.method === 'OPTIONS' || (!req.headers.authorization && !req.headers.cookie)) return;
       try {
         await verify(req.headers);
       } catch (err) {

@@ -3,7 +3,11 @@ import { codedError, RestError } from './errors.js';
 import type { RestErrorBody } from './rest-types.js';
 
 /** Request headers the layer forwards to the backend: the caller's own credentials, nothing privileged. */
-export const FORWARDED_HEADERS = ['authorization', 'x-lookout-account', 'x-service-account', 'x-checkly-account', 'x-request-id'] as const;
+export const FORWARDED_HEADERS = [
+  'authorization', 'x-lookout-account', 'x-service-account', 'x-checkly-account', 'x-request-id',
+  // The console's session: its cookie, the CSRF token its writes carry, and the audit log's source.
+  'cookie', 'x-lookout-csrf', 'x-lookout-via',
+] as const;
 
 /** A successful REST answer. */
 export interface RestResponse<T> {

@@ -1,3 +1,4 @@
+import { commandLineOwner } from './command-line-owner.js';
 import { LookoutError } from '../domain/lookout-error.js';
 import type { EventBus } from '../events/event-bus.js';
 import { sandboxOffRefusal } from '../runner/sandbox/sandbox-off-refusal.js';
@@ -24,7 +25,7 @@ export function createStoreAccountAdmin(store: Store, bus: EventBus, sandbox: Pi
   const keys = createApiKeyService({ store, bus });
   const ownerOf = async (accountId: string) => {
     if (!(await store.accounts.get(accountId))) throw new LookoutError('NOT_FOUND', `Account ${accountId} not found`);
-    return { accountId, userId: (await store.accounts.firstUser(accountId))?.id ?? null, keyId: 'command-line' };
+    return commandLineOwner(accountId, (await store.accounts.firstUser(accountId))?.id ?? null);
   };
   return {
     async createAccount(name) {

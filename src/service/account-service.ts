@@ -1,8 +1,9 @@
 import { SELF_HOSTED_ADDONS } from '../domain/account-plan.js';
 import { accountEntitlements } from '../domain/account-entitlements.js';
 import { withAlertSettingsDefaults } from '../domain/check-defaults.js';
-import { LookoutError, notFound } from '../domain/lookout-error.js';
-import type { AccountRow, KeyOwner as Principal, UserRow } from '../store/accounts-repository.js';
+import { notFound } from '../domain/lookout-error.js';
+import type { Principal } from '../domain/principal.js';
+import type { AccountRow } from '../store/accounts-repository.js';
 import type { Store } from '../store/create-store.js';
 
 /** An account as `/v1/accounts` shows it. */
@@ -36,25 +37,6 @@ export function toNextAccountView(row: AccountRow) {
   };
 }
 
-/** A user as `GET /v1/accounts/me/members` shows it: every user owns the account (there are no roles or invitations). */
-export function toAccountMemberView(user: UserRow) {
-  return {
-    type: 'member' as const, accountId: user.account_id, userId: user.id, name: user.name, email: user.email, role: 'OWNER' as const,
-    status: 'ACTIVE' as const, createdAt: user.created_at.toISOString(), updatedAt: user.created_at.toISOString(),
-    isSupportMembership: false, ssoEnabled: false, mfaEnabled: false,
-  };
-}
-
-/** The filters of `GET /v1/accounts/me/members` (the CLI's `members` flags). */
-export interface MemberQuery {
-  search?: string;
-  type?: string;
-  role?: string;
-  status?: string;
-  limit?: number;
-  nextId?: string;
-}
-
 /** What `PUT /v1/accounts/me` accepts. */
 export interface AccountUpdateInput {
   name?: string;
@@ -76,7 +58,13 @@ export function createAccountService({ store }: { store: Store }) {
   };
 
   return {
-    list: async (principal: Principal) => [toAccountView(await own(principal.accountId))],
+    /** The caller's account; for a person, every account they belong to (the current one first). */
+    list: async (principal: Principal) => {
+      const ids = principal.userId && principal.sessionId
+        ? [principal.accountId, ...(await store.people.membershipsOf(principal.userId)).map((m) => m.account_id).filter((id) => id !== principal.accountId)]
+        : [principal.accountId];
+      return (await store.accounts.getMany(ids)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)).map(toAccountView);
+    },
     me: async (principal: Principal) => toAccountView(await own(principal.accountId)),
     get: async (principal: Principal, accountId: string) => toAccountView(await ownById(principal, accountId)),
     nextList: async (principal: Principal) => [toNextAccountView(await own(principal.accountId))],
@@ -86,21 +74,6 @@ export function createAccountService({ store }: { store: Store }) {
     async entitlements(principal: Principal) {
       const row = await own(principal.accountId);
       return { plan: row.plan, planDisplayName: row.plan_display_name, addons: SELF_HOSTED_ADDONS, ...accountEntitlements() };
-    },
-
-    /** The account's users as members, filtered like the hosted list; `nextId` is the last user id of the previous page. */
-    async members(principal: Principal, query: MemberQuery) {
-      const term = query.search?.toLowerCase();
-      const all = (await store.accounts.users(principal.accountId)).map(toAccountMemberView).filter((m) =>
-        (!term || m.email.toLowerCase().includes(term) || (m.name ?? '').toLowerCase().includes(term))
-        && (!query.type || query.type === m.type) && (!query.role || query.role === m.role) && (!query.status || query.status === m.status));
-      const start = query.nextId ? all.findIndex((m) => m.userId === query.nextId) + 1 : 0;
-      if (query.nextId && start === 0) {
-        throw new LookoutError('VALIDATION', '"nextId" is not a cursor of this list', { issues: [{ key: 'nextId', message: 'is unknown' }], source: 'query' });
-      }
-      const limit = query.limit ?? 50;
-      const page = all.slice(start, start + limit);
-      return { members: page, length: page.length, nextId: start + limit < all.length ? page.at(-1)!.userId : null };
     },
 
     /**
@@ -120,12 +93,12 @@ export function createAccountService({ store }: { store: Store }) {
     },
 
     /**
-     * The user behind the caller's key. A key made without a user (`lookout` CLI service keys)
-     * acts for the account, so it answers with the account's first user, its owner.
+     * The person behind the caller (`checkly whoami`). A service key acts for no person, so it
+     * answers with the account's first owner, as the hosted service answers for its account keys.
      */
     async currentUser(principal: Principal) {
       const user = principal.userId ? await store.accounts.getUser(principal.userId) : await store.accounts.firstUser(principal.accountId);
-      if (!user || user.account_id !== principal.accountId) throw notFound('User', principal.userId ?? 'of this API key');
+      if (!user) throw notFound('User', principal.userId ?? 'of this API key');
       return { id: user.id, name: user.name, email: user.email };
     },
   };

@@ -1,11 +1,38 @@
+import { randomBytes } from 'node:crypto';
 import { apiKeyRecord, hashApiKey, newApiKey } from '../domain/api-key.js';
 import type { Store } from '../store/create-store.js';
+import { hashPassword } from './password-hash.js';
 
 /** What bootstrapping did: an account and key exist; `apiKey` is set only when a key was made now. */
 export interface BootstrapResult {
   accountId: string;
   apiKey?: string;
   created: boolean;
+  /** The owner who signs in to the console, when bootstrapping made them sign in now; `password` only when it was generated. */
+  owner?: { email: string; password?: string };
+}
+
+/**
+ * Makes the account's first owner sign in to the console: on the first start, or on a later start
+ * of an older installation when LOOKOUT_OWNER_PASSWORD is set and no owner signs in yet. Without a
+ * password from the environment one is generated (answered once, for the key file).
+ */
+export async function bootstrapOwner(store: Store, accountId: string, env: { email: string; password?: string }, firstStart: boolean) {
+  if (!firstStart && !env.password) return undefined;
+  if (await store.people.hasSigningInOwner(accountId)) return undefined;
+  if (await store.people.findByEmail(env.email)) return undefined;
+  const password = env.password ?? randomBytes(15).toString('base64url');
+  const passwordHash = await hashPassword(password);
+  const first = await store.accounts.firstUser(accountId);
+  if (first) {
+    await store.people.enableSignIn(first.id, env.email, passwordHash);
+  } else {
+    await store.transaction(async (repos) => {
+      const person = await repos.people.create({ email: env.email, name: 'Owner', passwordHash, accountId });
+      await repos.people.upsertMembership(accountId, person.id, 'OWNER');
+    });
+  }
+  return { email: env.email, ...(env.password ? {} : { password }) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

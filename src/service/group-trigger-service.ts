@@ -86,6 +86,11 @@ export function createGroupTriggerService(options: GroupTriggerServiceOptions) {
     async run(groupId: number, token: string): Promise<{ groupId: number; checks: GroupRunCheck[] }> {
       const accountId = await store.checkGroupTriggers.call(groupId, token);
       if (!accountId) throw notFound('Trigger', token);
+      return this.runNow(accountId, groupId);
+    },
+
+    /** Runs a group of the account now (its activated checks, at most its concurrency at once). */
+    async runNow(accountId: string, groupId: number): Promise<{ groupId: number; checks: GroupRunCheck[] }> {
       const group = await store.groups.get(accountId, groupId);
       if (!group) throw notFound('Check group', groupId);
       const checks = group.activated ? (await store.checkGroupTriggers.checksOf(accountId, groupId)).filter((c) => c.activated) : [];

@@ -25,10 +25,12 @@ function writeOwnerOnly(path: string, text: string): void {
  * Writes the key made on the first start to `<dataDir>/initial-api-key` (mode 0600), so it lands
  * in no log; answers the file's absolute path.
  */
-export function writeInitialKeyFile(dataDir: string, accountId: string, apiKey: string): string {
+export function writeInitialKeyFile(dataDir: string, accountId: string, apiKey: string | undefined, owner?: { email: string; password?: string }): string {
   mkdirSync(dataDir, { recursive: true });
   const path = resolve(join(dataDir, INITIAL_KEY_FILE));
-  writeOwnerOnly(path, `# Lookout API key of account ${accountId}, made on the first start. Delete this file once the key is saved.\n${apiKey}\n`);
+  // The key stays the last line: `tail -1` reads it, as the first start's message says.
+  const signIn = owner?.password ? `# Console sign-in: ${owner.email} / ${owner.password}\n` : '';
+  writeOwnerOnly(path, `# Lookout API key of account ${accountId}, made on the first start. Delete this file once the key is saved.\n${signIn}${apiKey ? `${apiKey}\n` : ''}`);
   return path;
 }
 

@@ -1,4 +1,5 @@
 import { createAccountsRepository } from './accounts-repository.js';
+import { createPeopleRepository } from './people-repository.js';
 import { createAgentsRepository } from './agents-repository.js';
 import { createAnalyticsRepository } from './analytics-repository.js';
 import { createCheckStatusesRepository } from './check-statuses-repository.js';
@@ -48,6 +49,7 @@ import { createSubscriptionsRepository } from './subscriptions-repository.js';
 export function repositories(q: Queryable) {
   return {
     accounts: createAccountsRepository(q),
+    people: createPeopleRepository(q),
     results: createResultsRepository(q),
     checkStatuses: createCheckStatusesRepository(q),
     errorGroups: createErrorGroupsRepository(q),

@@ -90,7 +90,8 @@ describe.each(BACKENDS)('accounts and users API on $name', (backend) => {
     const a = await s.a.request('GET', '/next/users/me');
     const b = await s.b.request('GET', '/next/users/me');
     expect(a.status).toBe(200);
-    expect(a.body).toEqual({ id: expect.any(String), name: 'Admin', email: 'admin@localhost' });
+    // A service key acts for no person: whoami names the account's first owner, who signs in as LOOKOUT_OWNER_EMAIL.
+    expect(a.body).toEqual({ id: expect.any(String), name: 'Admin', email: 'owner@localhost' });
     expect(b.body.id).not.toBe(a.body.id);
     const [row] = await s.lookout.store.db.query<{ account_id: string }>('SELECT account_id FROM users WHERE id = $1', [b.body.id]);
     expect(row!.account_id).toBe(s.b.accountId);

@@ -29,7 +29,7 @@ describe('API keys of the account (/v1/accounts/me/api-keys)', () => {
     expect(key).toMatch(/^lo_[0-9a-f]{64}$/);
     expect(made.body).toEqual({
       id: expect.any(String), name: 'CI pipeline', prefix: key.slice(0, 11), maskedKey: `********${key.slice(-4)}`,
-      createdAt: expect.any(String), lastUsedAt: null, key,
+      createdAt: expect.any(String), lastUsedAt: null, key, kind: 'service', role: 'OWNER', userId: null, expiresAt: null,
     });
     const listed = await s.a.request('GET', '/v1/accounts/me/api-keys');
     expect(listed.status).toBe(200);

@@ -67,9 +67,12 @@ export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, c
     const closed = server.closeWhere((headers) => bearerHash(headers.authorization) === event.keyHash);
     if (closed > 0) logger.info({ accountId: event.accountId, keyId: event.keyId, sockets: closed }, 'graphql-ws sockets of a revoked API key closed');
   });
+  // A changed role or an ended session is asked again on the next connection, not served from the cache.
+  const unsubscribeAccess = bus.subscribe('accessChanged', () => authenticate.forgetAll());
   // Before the HTTP server closes: it would otherwise wait on upgraded sockets.
   app.addHook('preClose', async () => {
     unsubscribe();
+    unsubscribeAccess();
     await server.close();
     await authenticate.close();
     await ownService?.close();

@@ -15,6 +15,7 @@ export function createBusEventSources(bus: EventBus): AccountEventSources {
     if (!entry) {
       const byAccount = new Map<string, Set<StoredEventHandler>>();
       const unsubscribe = bus.subscribe(type, (event: LookoutEvent) => {
+        if (event.accountId === null) return; // access changes concern no account's stream
         for (const handler of byAccount.get(event.accountId) ?? []) handler(event);
       });
       byType.set(type, (entry = { byAccount, unsubscribe }));

@@ -9,12 +9,18 @@ const ACCOUNT_HEADERS = ['x-lookout-account', 'x-service-account', 'x-checkly-ac
 
 /**
  * The headers a `connection_init` payload stands for, forwarded to REST as they are so the same key
- * and account header rules apply: `authorization`, and `accountId` or any REST account header.
+ * and account header rules apply: `authorization`, and `accountId` or any REST account header. A
+ * console session's socket (no authorization) carries the upgrade's cookie only with the session's
+ * `csrfToken` in the payload, which another site's page cannot know: a cookie alone opens nothing.
  */
-export function connectionHeaders(params: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
+export function connectionHeaders(params: Readonly<Record<string, unknown>> | undefined, cookie?: string): Record<string, string> {
   const headers: Record<string, string> = {};
   const lower = Object.fromEntries(Object.entries(params ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   if (typeof lower.authorization === 'string') headers.authorization = lower.authorization;
+  else if (cookie && typeof lower.csrftoken === 'string' && lower.csrftoken !== '') {
+    headers.cookie = cookie;
+    headers['x-lookout-csrf'] = lower.csrftoken;
+  }
   if (typeof lower.accountid === 'string' && lower.accountid !== '') headers['x-lookout-account'] = lower.accountid;
   for (const name of ACCOUNT_HEADERS) {
     const value = lower[name];
@@ -52,7 +58,7 @@ export function createRestAuthenticator(
     return { pool, base: url.pathname.replace(/\/$/, '') };
   };
   const authenticate = async (headers: Record<string, string>) => {
-    if (!headers.authorization) return null;
+    if (!headers.authorization && !headers['x-lookout-csrf']) return null;
     const key = createHash('sha256').update(JSON.stringify(Object.entries(headers).sort())).digest('base64');
     const hit = cache.get(key);
     if (hit && hit.until > Date.now()) return { accountId: hit.accountId };

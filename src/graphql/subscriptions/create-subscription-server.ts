@@ -94,6 +94,8 @@ interface SocketState {
   accountId: string | null;
   /** The credentials of `connection_init`, as REST headers. */
   headers: Record<string, string>;
+  /** The upgrade request's Cookie header (a console session proves it with `csrfToken` in `connection_init`). */
+  cookie: string | undefined;
   lease: AccountEventsLease | null;
   /** Withdraws the socket's credentials from those events of its account are executed with. */
   forget: (() => void) | null;
@@ -189,7 +191,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 3000,
     async onConnect(ctx) {
       const state = ctx.extra;
-      const headers = connectionHeaders(ctx.connectionParams);
+      const headers = connectionHeaders(ctx.connectionParams, state.cookie);
       state.headers = headers;
       const who = await authenticate(headers);
       if (!who) return false;
@@ -289,8 +291,8 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   }, keepAliveMs / KEEP_ALIVE_SLICES) : null;
   keepAlive?.unref();
 
-  wss.on('connection', (socket: WebSocket) => {
-    const state: SocketState = { socket, accountId: null, headers: {}, lease: null, forget: null, queuedMessages: 0, queuedBytes: 0, closing: false, alive: true };
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    const state: SocketState = { socket, accountId: null, headers: {}, cookie: request.headers.cookie, lease: null, forget: null, queuedMessages: 0, queuedBytes: 0, closing: false, alive: true };
     const slice = slices[nextSlice]!;
     nextSlice = (nextSlice + 1) % KEEP_ALIVE_SLICES;
     slice.add(state);

@@ -1,0 +1,140 @@
+import { TOTP } from 'otpauth';
+import { isSameSecret } from '../domain/is-same-secret.js';
+import { LookoutError } from '../domain/lookout-error.js';
+import type { Role } from '../domain/roles.js';
+import { hashToken, newToken } from '../domain/session-token.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { PersonRow, SessionRow } from '../store/people-repository.js';
+import type { Store } from '../store/create-store.js';
+import { dummyHash, verifyPassword } from './password-hash.js';
+
+/** How long a console session lives without a new sign-in. */
+export const SESSION_DAYS = 14;
+
+/** Where a sign-in came from, kept with the session (and shown in lists of sessions). */
+export interface SessionMeta {
+  ip?: string;
+  userAgent?: string;
+}
+
+/** A session as the console reads it: the person, their accounts and the token writes must echo. */
+export interface SessionView {
+  user: { id: string; name: string; email: string; totpEnabled: boolean };
+  accounts: Array<{ id: string; name: string; role: Role }>;
+  /** The account requests act in unless they name another; null when the person belongs to none. */
+  accountId: string | null;
+  role: Role | null;
+  csrfToken: string;
+}
+
+/** A new session: the cookie's token (shown this once) and the view. */
+export interface StartedSession {
+  token: string;
+  expiresAt: Date;
+  view: SessionView;
+}
+
+const refused = (code: string, message: string) => new LookoutError('UNAUTHENTICATED', message, { attributes: { code } });
+
+/** Whether `code` is the person's current TOTP code (one step of clock drift either way). */
+export function isTotpCode(secret: string, code: string): boolean {
+  const totp = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 });
+  return totp.validate({ token: code.replace(/\s/g, ''), window: 1 }) !== null;
+}
+
+/**
+ * Console sessions: signing in with a password (and a second factor when the person has one),
+ * the session's view, switching accounts, signing out here or everywhere. Sessions are rows; the
+ * cookie holds a random token stored only as its hash.
+ */
+export function createSessionService({ store, bus }: { store: Store; bus: EventBus }) {
+  async function viewOf(session: SessionRow, person: PersonRow): Promise<SessionView> {
+    const memberships = await store.people.membershipsOf(person.id);
+    const accounts = memberships.map((m) => ({ id: m.account_id, name: m.account_name, role: m.role }));
+    const current = accounts.find((a) => a.id === session.account_id) ?? accounts[0] ?? null;
+    return {
+      user: { id: person.id, name: person.name, email: person.email, totpEnabled: person.totp_enabled },
+      accounts,
+      accountId: current?.id ?? null,
+      role: current?.role ?? null,
+      csrfToken: session.csrf_token,
+    };
+  }
+
+  /** Opens a session for a person already proven (password, single sign-on, an accepted invitation). */
+  async function start(person: PersonRow, method: string, meta: SessionMeta, accountId?: string): Promise<StartedSession> {
+    const token = newToken();
+    const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
+    const first = accountId ?? (await store.people.membershipsOf(person.id))[0]?.account_id ?? null;
+    const session = await store.people.createSession({
+      tokenHash: hashToken(token), userId: person.id, accountId: first, csrfToken: newToken(), method, ip: meta.ip, userAgent: meta.userAgent, expiresAt,
+    });
+    return { token, expiresAt, view: await viewOf(session, person) };
+  }
+
+  return {
+    start,
+
+    /**
+     * Checks an email and password (and TOTP code, when the person enrolled one). Every failure
+     * but a missing second factor answers the same INVALID_CREDENTIALS, so answers do not tell
+     * which addresses exist; an unknown address costs as much time as a wrong password.
+     */
+    async signIn(input: { email: string; password: string; totp?: string }, meta: SessionMeta): Promise<StartedSession> {
+      const person = await store.people.findByEmail(input.email.trim());
+      if (!person?.password_hash) {
+        await verifyPassword(await dummyHash(), input.password);
+        throw refused('INVALID_CREDENTIALS', 'Wrong email or password');
+      }
+      if (!(await verifyPassword(person.password_hash, input.password))) throw refused('INVALID_CREDENTIALS', 'Wrong email or password');
+      if (person.totp_enabled && person.totp_secret) {
+        if (!input.totp) throw refused('TOTP_REQUIRED', 'Enter the 6-digit code of your authenticator app');
+        if (!isTotpCode(person.totp_secret, input.totp)) throw refused('TOTP_INVALID', 'That code is not the current one: try the next');
+      }
+      return start(person, 'password', meta);
+    },
+
+    /** The view of the cookie's session. */
+    async current(sessionId: string): Promise<SessionView> {
+      const session = await store.people.getSession(sessionId);
+      if (!session) throw refused('SESSION_ENDED', 'Your session has ended: sign in again');
+      const person = await store.people.get(session.user_id);
+      if (!person) throw refused('SESSION_ENDED', 'Your session has ended: sign in again');
+      return viewOf(session, person);
+    },
+
+    /**
+     * The person of a session cookie on a route open to everyone (accepting an invitation), with
+     * the same CSRF rule as authenticated writes; undefined for an ended session.
+     */
+    async personOfToken(token: string, csrf: string | string[] | undefined): Promise<string | undefined> {
+      const session = await store.people.findSession(hashToken(token));
+      if (!session) return undefined;
+      if (typeof csrf !== 'string' || !isSameSecret(csrf, session.csrf_token)) {
+        throw new LookoutError('FORBIDDEN', 'A signed-in write must carry the session\'s x-lookout-csrf header', { attributes: { code: 'CSRF' } });
+      }
+      return session.user_id;
+    },
+
+    /** Makes `accountId` the session's account; the person must be a member of it. */
+    async switchAccount(sessionId: string, userId: string, accountId: string): Promise<SessionView> {
+      if (!(await store.people.membership(accountId, userId))) {
+        throw new LookoutError('FORBIDDEN', `You are not a member of account "${accountId}"`, { attributes: { code: 'NOT_A_MEMBER' } });
+      }
+      await store.people.setSessionAccount(sessionId, accountId);
+      return this.current(sessionId);
+    },
+
+    async signOut(sessionId: string): Promise<void> {
+      await store.people.deleteSession(sessionId);
+      await bus.publish({ type: 'accessChanged', accountId: null, userId: null, sessionIds: [sessionId] });
+    },
+
+    /** Ends every session of the person (their keys are not touched: they are revoked one by one). */
+    async signOutEverywhere(userId: string): Promise<void> {
+      const sessionIds = await store.people.deleteSessionsOf(userId);
+      await bus.publish({ type: 'accessChanged', accountId: null, userId, sessionIds });
+    },
+  };
+}
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import type { Role } from '../domain/roles.js';
+import type { Queryable } from './db.js';
+
+/** A person as sign-in sees them: with the secrets to check, never shown to anyone. */
+export interface PersonRow {
+  id: string;
+  account_id: string | null;
+  name: string;
+  email: string;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_enabled: boolean;
+  signs_in: boolean;
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
+  created_at: Date;
+  updated_at: Date | null;
+}
+
+/** A person's place in an account. */
+export interface MembershipRow {
+  account_id: string;
+  user_id: string;
+  role: Role;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A membership with its person, as member lists show it. */
+export interface MemberRow extends MembershipRow {
+  name: string;
+  email: string;
+  totp_enabled: boolean;
+  oidc_subject: string | null;
+}
+
+/** A membership with its account's name, as account switchers show it. */
+export interface AccountMembershipRow extends MembershipRow {
+  account_name: string;
+}
+
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  account_id: string | null;
+  csrf_token: string;
+  method: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+}
+
+export interface InvitationRow {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+}
+
+/** People who sign in, their memberships, console sessions, invitations and password resets. */
+export function createPeopleRepository(db: Queryable) {
+  return {
+    async get(id: string): Promise<PersonRow | undefined> {
+      const [row] = await db.query<PersonRow>('SELECT * FROM users WHERE id = $1', [id]);
+      return row;
+    },
+
+    /** The person who signs in with this email (any case). */
+    async findByEmail(email: string): Promise<PersonRow | undefined> {
+      const [row] = await db.query<PersonRow>('SELECT * FROM users WHERE signs_in AND lower(email) = lower($1)', [email]);
+      return row;
+    },
+
+    async findByOidc(issuer: string, subject: string): Promise<PersonRow | undefined> {
+      const [row] = await db.query<PersonRow>('SELECT * FROM users WHERE oidc_issuer = $1 AND oidc_subject = $2', [issuer, subject]);
+      return row;
+    },
+
+    /** A new person who signs in (by password, single sign-on or both). */
+    async create(input: { email: string; name: string; passwordHash?: string | null; accountId?: string | null; oidc?: { issuer: string; subject: string } }): Promise<PersonRow> {
+      const [row] = await db.query<PersonRow>(
+        `INSERT INTO users (id, account_id, name, email, password_hash, signs_in, oidc_issuer, oidc_subject)
+         VALUES ($1, $2, $3, $4, $5, true, $6, $7) RETURNING *`,
+        [randomUUID(), input.accountId ?? null, input.name, input.email, input.passwordHash ?? null, input.oidc?.issuer ?? null, input.oidc?.subject ?? null],
+      );
+      return row!;
+    },
+
+    /** Lets an existing (bootstrap) user sign in with this email and password. */
+    async enableSignIn(id: string, email: string, passwordHash: string): Promise<PersonRow | undefined> {
+      const [row] = await db.query<PersonRow>(
+        'UPDATE users SET email = $2, password_hash = $3, signs_in = true, updated_at = now() WHERE id = $1 RETURNING *',
+        [id, email, passwordHash],
+      );
+      return row;
+    },
+
+    async linkOidc(id: string, issuer: string, subject: string): Promise<void> {
+      await db.query('UPDATE users SET oidc_issuer = $2, oidc_subject = $3, updated_at = now() WHERE id = $1', [id, issuer, subject]);
+    },
+
+    async setPassword(id: string, passwordHash: string): Promise<void> {
+      await db.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [id, passwordHash]);
+    },
+
+    async setName(id: string, name: string): Promise<void> {
+      await db.query('UPDATE users SET name = $2, updated_at = now() WHERE id = $1', [id, name]);
+    },
+
+    /** Stores a second-factor secret; `enabled` false while the person has not yet proved they hold it. */
+    async setTotp(id: string, secret: string | null, enabled: boolean): Promise<void> {
+      await db.query('UPDATE users SET totp_secret = $2, totp_enabled = $3, updated_at = now() WHERE id = $1', [id, secret, enabled]);
+    },
+
+    // Memberships
+
+    async membership(accountId: string, userId: string): Promise<MembershipRow | undefined> {
+      const [row] = await db.query<MembershipRow>('SELECT * FROM memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
+      return row;
+    },
+
+    /** The accounts a person belongs to, by name. */
+    async membershipsOf(userId: string): Promise<AccountMembershipRow[]> {
+      return db.query<AccountMembershipRow>(
+        `SELECT m.*, a.name AS account_name FROM memberships m JOIN accounts a ON a.id = m.account_id
+         WHERE m.user_id = $1 ORDER BY a.name, a.id`,
+        [userId],
+      );
+    },
+
+    /** An account's members with their people, oldest first. */
+    async members(accountId: string): Promise<MemberRow[]> {
+      return db.query<MemberRow>(
+        `SELECT m.*, u.name, u.email, u.totp_enabled, u.oidc_subject FROM memberships m JOIN users u ON u.id = m.user_id
+         WHERE m.account_id = $1 ORDER BY m.created_at, u.id`,
+        [accountId],
+      );
+    },
+
+    /** Adds or changes a membership; answers it. */
+    async upsertMembership(accountId: string, userId: string, role: Role): Promise<MembershipRow> {
+      const [row] = await db.query<MembershipRow>(
+        `INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, $3)
+         ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, updated_at = now() RETURNING *`,
+        [accountId, userId, role],
+      );
+      return row!;
+    },
+
+    async removeMembership(accountId: string, userId: string): Promise<MembershipRow | undefined> {
+      const [row] = await db.query<MembershipRow>('DELETE FROM memberships WHERE account_id = $1 AND user_id = $2 RETURNING *', [accountId, userId]);
+      return row;
+    },
+
+    /** How many owners an account has; locks their rows, so two demotions cannot both pass the last-owner rule. */
+    async countOwners(accountId: string): Promise<number> {
+      const rows = await db.query<{ user_id: string }>(`SELECT user_id FROM memberships WHERE account_id = $1 AND role = 'OWNER' FOR UPDATE`, [accountId]);
+      return rows.length;
+    },
+
+    /** Whether one of the account's owners can sign in to the console. */
+    async hasSigningInOwner(accountId: string): Promise<boolean> {
+      const rows = await db.query(
+        `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id
+         WHERE m.account_id = $1 AND m.role = 'OWNER' AND u.signs_in AND (u.password_hash IS NOT NULL OR u.oidc_subject IS NOT NULL) LIMIT 1`,
+        [accountId],
+      );
+      return rows.length > 0;
+    },
+
+    // Sessions
+
+    async createSession(input: { tokenHash: string; userId: string; accountId: string | null; csrfToken: string; method: string; ip?: string; userAgent?: string; expiresAt: Date }): Promise<SessionRow> {
+      const [row] = await db.query<SessionRow>(
+        `INSERT INTO sessions (id, token_hash, user_id, account_id, csrf_token, method, ip, user_agent, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+        [randomUUID(), input.tokenHash, input.userId, input.accountId, input.csrfToken, input.method, input.ip ?? null, input.userAgent?.slice(0, 500) ?? null, input.expiresAt],
+      );
+      return row!;
+    },
+
+    /** The live session of this token; its last use is refreshed at most once a minute. */
+    async findSession(tokenHash: string): Promise<SessionRow | undefined> {
+      const [row] = await db.query<SessionRow & { stale: boolean }>(
+        `SELECT *, last_seen_at < now() - interval '1 minute' AS stale FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
+        [tokenHash],
+      );
+      if (row?.stale) await db.query('UPDATE sessions SET last_seen_at = now() WHERE id = $1', [row.id]);
+      return row;
+    },
+
+    async getSession(id: string): Promise<SessionRow | undefined> {
+      const [row] = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1 AND expires_at > now()', [id]);
+      return row;
+    },
+
+    async setSessionAccount(id: string, accountId: string): Promise<void> {
+      await db.query('UPDATE sessions SET account_id = $2 WHERE id = $1', [id, accountId]);
+    },
+
+    async sessionsOf(userId: string): Promise<SessionRow[]> {
+      return db.query<SessionRow>('SELECT * FROM sessions WHERE user_id = $1 AND expires_at > now() ORDER BY last_seen_at DESC', [userId]);
+    },
+
+    async deleteSession(id: string): Promise<void> {
+      await db.query('DELETE FROM sessions WHERE id = $1', [id]);
+    },
+
+    /** Ends every session of a person (sign out everywhere, a new password); answers their ids. */
+    async deleteSessionsOf(userId: string): Promise<string[]> {
+      return (await db.query<{ id: string }>('DELETE FROM sessions WHERE user_id = $1 RETURNING id', [userId])).map((r) => r.id);
+    },
+
+    async deleteExpiredSessions(): Promise<number> {
+      return (await db.query<{ id: string }>('DELETE FROM sessions WHERE expires_at <= now() RETURNING id')).length;
+    },
+
+    // Invitations
+
+    async createInvitation(input: { accountId: string; email: string; role: Role; tokenHash: string; invitedBy: string | null; expiresAt: Date }): Promise<InvitationRow> {
+      const [row] = await db.query<InvitationRow>(
+        `INSERT INTO invitations (id, account_id, email, role, token_hash, invited_by, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (account_id, lower(email)) WHERE accepted_at IS NULL
+         DO UPDATE SET role = EXCLUDED.role, token_hash = EXCLUDED.token_hash, invited_by = EXCLUDED.invited_by,
+           created_at = now(), expires_at = EXCLUDED.expires_at
+         RETURNING id, account_id, email, role, invited_by, created_at, expires_at, accepted_at`,
+        [randomUUID(), input.accountId, input.email, input.role, input.tokenHash, input.invitedBy, input.expiresAt],
+      );
+      return row!;
+    },
+
+    /** The account's invitations not yet accepted, newest first. */
+    async invitations(accountId: string): Promise<InvitationRow[]> {
+      return db.query<InvitationRow>(
+        `SELECT id, account_id, email, role, invited_by, created_at, expires_at, accepted_at FROM invitations
+         WHERE account_id = $1 AND accepted_at IS NULL ORDER BY created_at DESC, id`,
+        [accountId],
+      );
+    },
+
+    /** The open, unexpired invitation of this token, locked for acceptance. */
+    async findInvitation(tokenHash: string): Promise<InvitationRow | undefined> {
+      const [row] = await db.query<InvitationRow>(
+        `SELECT id, account_id, email, role, invited_by, created_at, expires_at, accepted_at FROM invitations
+         WHERE token_hash = $1 AND accepted_at IS NULL AND expires_at > now() FOR UPDATE`,
+        [tokenHash],
+      );
+      return row;
+    },
+
+    async markInvitationAccepted(id: string): Promise<void> {
+      await db.query('UPDATE invitations SET accepted_at = now() WHERE id = $1', [id]);
+    },
+
+    async deleteInvitation(accountId: string, id: string): Promise<InvitationRow | undefined> {
+      const [row] = await db.query<InvitationRow>(
+        `DELETE FROM invitations WHERE account_id = $1 AND id = $2 AND accepted_at IS NULL
+         RETURNING id, account_id, email, role, invited_by, created_at, expires_at, accepted_at`,
+        [accountId, id],
+      );
+      return row;
+    },
+
+    // Password resets
+
+    async createPasswordReset(input: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+      await db.query('INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [input.tokenHash, input.userId, input.expiresAt]);
+    },
+
+    /** Uses a reset link once: answers its person, or undefined when unknown, used or expired. */
+    async consumePasswordReset(tokenHash: string): Promise<string | undefined> {
+      const [row] = await db.query<{ user_id: string }>(
+        'UPDATE password_resets SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id',
+        [tokenHash],
+      );
+      return row?.user_id;
+    },
+  };
+}
+export type PeopleRepository = ReturnType<typeof createPeopleRepository>;
