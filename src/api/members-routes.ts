@@ -63,14 +63,14 @@ export function membersRoutes(app: Api, context: ApiContext): void {
 
   app.get('/v1/invitations/:token', {
     config: { public: true } as never,
-    schema: { operationId: 'getInvitation', tags, summary: 'What an invitation link offers (no sign-in)', params: TokenParams, response: responses({ 200: ref('InvitationOffer') }) },
+    schema: { operationId: 'getInvitation', tags, summary: 'What an invitation link offers (no sign-in)', params: TokenParams, response: responses({ 200: ref('InvitationOffer') }, 404) },
   }, async (req) => members.describeInvitation(req.params.token));
   app.post('/v1/invitations/:token/accept', {
     config: { public: true } as never,
     schema: {
       operationId: 'acceptInvitation', tags, summary: 'Accept an invitation: signed in, or as a new person with a name and password; signs in',
       description: 'An address that already signs in must sign in first (409 SIGN_IN_FIRST).',
-      params: TokenParams, body: InvitationAccept, response: responses({ 200: ref('Session') }, 409),
+      params: TokenParams, body: InvitationAccept, response: responses({ 200: ref('Session') }, 403, 404, 409),
     },
   }, async (req, reply) => {
     // Public route: a signed-in person is recognised by their session cookie, if they send one.

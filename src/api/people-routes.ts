@@ -60,7 +60,7 @@ export function peopleRoutes(app: Api, context: ApiContext): void {
     config: { public: true, rateLimit: { max: 10, timeWindow: 60_000 } } as never,
     schema: {
       operationId: 'resetPassword', tags, summary: 'Set a new password from a reset link (once); every session of the person ends',
-      params: TokenParams, body: ResetPassword, response: responses({ 204: NO_CONTENT }),
+      params: TokenParams, body: ResetPassword, response: responses({ 204: NO_CONTENT }, 404),
     },
   }, async (req, reply) => {
     await people.reset(req.params.token, req.body.password);

@@ -45,7 +45,7 @@ export function sessionRoutes(app: Api, context: ApiContext): void {
       operationId: 'signIn', tags, summary: 'Sign in to the console with an email and password; sets the session cookie',
       description: '401 with attributes.code INVALID_CREDENTIALS, TOTP_REQUIRED (send again with `totp`) or TOTP_INVALID. '
         + `After ${TRIES_PER_EMAIL} failures an address waits (429).`,
-      body: SignIn, response: responses({ 200: ref('Session') }),
+      body: SignIn, response: responses({ 200: ref('Session') }, 401),
     },
   }, async (req, reply) => {
     const emailKey = req.body.email.trim().toLowerCase();
