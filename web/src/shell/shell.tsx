@@ -81,8 +81,15 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
   );
 }
 
+/** Said instead of a form the caller's role may not use (a typed or bookmarked address). */
+function RoleForbids({ what }: { what: string }) {
+  return <section><h1>Not for your role</h1><p>Your role in this account does not allow you to {what}. <Link to="/">Go to the overview</Link>.</p></section>;
+}
+
 function Screen({ path }: { path: string }) {
+  const { can } = useAccess();
   if (path === '/' || path === '') return <Overview />;
+  if ((path === '/checks/new' || /^\/checks\/[^/]+\/edit$/.test(path)) && !can('write')) return <RoleForbids what="create or change checks" />;
   if (path === '/checks' || path === '/checks/') return <CheckList />;
   if (path === '/checks/new') return <CheckForm />;
   if (path === '/variables') return <Variables />;
