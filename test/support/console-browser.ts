@@ -23,9 +23,15 @@ export async function launchConsoleTab(pageErrors: string[]): Promise<ConsoleTab
   return { browser, context, tab };
 }
 
+/** Opens the console's sign-in with an API key (email and password come first) at `url`. */
+export async function openKeySignIn(tab: Page, url: string): Promise<void> {
+  await tab.goto(`${url}/`);
+  await tab.getByRole('button', { name: 'Use an API key instead' }).click();
+}
+
 /** Signs in on the console at `url` with an account's key, and waits until it is signed in. */
 export async function signInToConsole(tab: Page, url: string, account: { apiKey: string; accountId: string }): Promise<void> {
-  await tab.goto(`${url}/`);
+  await openKeySignIn(tab, url);
   await tab.getByLabel('API key').fill(account.apiKey);
   await tab.getByLabel(/Account id/).fill(account.accountId);
   await tab.getByRole('button', { name: 'Sign in' }).click();

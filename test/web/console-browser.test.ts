@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_SKIP_REASON as skipReason, launchConsoleTab, saveConsoleShot, signInToConsole } from '../support/console-browser.js';
+import { CONSOLE_SKIP_REASON as skipReason, launchConsoleTab, openKeySignIn, saveConsoleShot, signInToConsole } from '../support/console-browser.js';
 import { startHttpTarget, type HttpTarget } from '../support/http-target.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -44,7 +44,7 @@ describe.skipIf(Boolean(skipReason))(`the web console in Chromium${skipReason ? 
   });
 
   it('refuses a wrong API key with a clear message, then signs in with the right one and shows the overview', async () => {
-    await tab.goto(`${s.url}/`);
+    await openKeySignIn(tab, s.url);
     await tab.getByLabel('API key').fill('lk_not-a-real-key');
     await tab.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => tab.getByRole('alert').textContent()).toContain('not accepted');

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useAccess } from '../access/use-access.js';
 import { useClient, useMutation, useQuery, type AnyVariables, type TypedDocumentNode } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { Field } from '../checks/check-form.js';
@@ -89,6 +90,7 @@ export function AlertChannels() {
   const { data, error, refresh } = useChannels();
   const [editing, setEditing] = useState<ChannelNode | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const { can } = useAccess();
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
   return (
@@ -102,7 +104,7 @@ export function AlertChannels() {
           ))}
         </ul>
       )}
-      <ChannelForm key={editing?.id ?? 'new'} channel={editing} onDone={(m) => { setEditing(null); setMessage(m); refresh(); }} onCancel={() => setEditing(null)} />
+      {can('write') && <ChannelForm key={editing?.id ?? 'new'} channel={editing} onDone={(m) => { setEditing(null); setMessage(m); refresh(); }} onCancel={() => setEditing(null)} />}
     </section>
   );
 }
@@ -116,6 +118,8 @@ function ChannelItem({ channel, checks, groups, onEdit, onChanged }: {
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const test = useSendTest(channel.id);
+  // Sending a test, editing, deleting and (un)subscribing all change or use the channel: Read & Write and up.
+  const canWrite = useAccess().can('write');
   const summary = channelSummary({ type: channel.type, config: configOf(channel) });
   const label = `${CHANNEL_TYPE_LABELS[channel.type as ChannelType] ?? channel.type} ${summary}`;
   const subscribed = new Set(channel.subscriptions.map((s) => s.checkId).filter(Boolean));
@@ -143,7 +147,7 @@ function ChannelItem({ channel, checks, groups, onEdit, onChanged }: {
     <li className="card" data-channel-id={channel.id} aria-label={label}>
       <div className="heading-row">
         <h2 className="channel-title">{CHANNEL_TYPE_LABELS[channel.type as ChannelType] ?? channel.type} <span className="muted mono">{summary}</span></h2>
-        <div className="actions" role="group" aria-label={`Actions of ${label}`}>
+        {canWrite && <div className="actions" role="group" aria-label={`Actions of ${label}`}>
           <button type="button" className="button button--small" disabled={test.sending} onClick={test.send} aria-label={`Send a test message to ${label}`}>
             {test.sending ? 'Sending…' : 'Send test'}
           </button>
@@ -154,7 +158,7 @@ function ChannelItem({ channel, checks, groups, onEdit, onChanged }: {
               <button type="button" className="button button--small" onClick={() => setConfirming(false)}>Cancel</button>
             </>
           )}
-        </div>
+        </div>}
       </div>
       <p className="muted">
         Alerts on {[channel.sendFailure && 'failure', channel.sendDegraded && 'degraded', channel.sendRecovery && 'recovery', channel.sslExpiry && 'certificate expiry'].filter(Boolean).join(', ') || 'nothing'}
@@ -173,14 +177,14 @@ function ChannelItem({ channel, checks, groups, onEdit, onChanged }: {
               <li key={s.subscriptionId}>
                 {s.check ? <Link to={`/checks/${encodeURIComponent(s.check.id)}`}>{s.check.name}</Link> : s.group ? <>Group <Link to={`/groups/${encodeURIComponent(s.group.id)}`}>{s.group.name}</Link></> : name}
                 {!s.activated && <span className="muted"> (paused)</span>}
-                <button type="button" className="button button--small" disabled={subscribing.fetching} aria-label={`Unsubscribe ${name} from ${label}`}
-                  onClick={() => setSubscriptions(current.filter((c) => (s.checkId ? c.checkId !== s.checkId : c.groupId !== String(s.groupId))), `Unsubscribed ${name}.`)}>Unsubscribe</button>
+                {canWrite && <button type="button" className="button button--small" disabled={subscribing.fetching} aria-label={`Unsubscribe ${name} from ${label}`}
+                  onClick={() => setSubscriptions(current.filter((c) => (s.checkId ? c.checkId !== s.checkId : c.groupId !== String(s.groupId))), `Unsubscribed ${name}.`)}>Unsubscribe</button>}
               </li>
             );
           })}
         </ul>
       )}
-      {(available.length > 0 || availableGroups.length > 0) && (
+      {canWrite && (available.length > 0 || availableGroups.length > 0) && (
         <SubscribeChecksForm channelId={channel.id} label={label} checks={available} groups={availableGroups} onDone={onChanged} />
       )}
     </li>

@@ -1,70 +1,77 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from 'urql';
-import { graphql } from '../__generated__/gql.js';
-import { ErrorNotice } from '../shared/error-notice.js';
+import { RoleSelect } from '../access/role-select.js';
+import { ROLE_NAMES, type Role } from '../access/roles.js';
+import { useAccess } from '../access/use-access.js';
 import { formatRelativeTime as relativeTime } from '../shared/relative-time.js';
-import { fieldErrors, type FieldErrors } from '../shared/user-errors.js';
-
-const ApiKeysQuery = graphql(`
-  query ConsoleApiKeys { apiKeys { id name prefix maskedKey createdAt lastUsedAt } }
-`);
-const CreateApiKey = graphql(`
-  mutation ConsoleCreateApiKey($input: ApiKeyInput!) {
-    createApiKey(input: $input) { key apiKey { id name } userErrors { field code message } }
-  }
-`);
-const RevokeApiKey = graphql(`
-  mutation ConsoleRevokeApiKey($id: ID!) { revokeApiKey(id: $id) { revokedId userErrors { field code message } } }
-`);
-
-const NO_ERRORS: FieldErrors = { byField: {}, general: [] };
+import { refusalText } from '../shared/refusal-text.js';
+import { useRestList } from '../shared/use-rest-list.js';
+import { useRest } from '../shell/rest-context.js';
+import { newApiKeyBody, readApiKeys, type ApiKeyRow } from './api-key.js';
 
 /** When a key was last used, in words. */
 function lastUse(at: string | null | undefined): string {
   return at ? relativeTime(at) : 'never';
 }
 
+/** What a key acts as, in words: a service key's role, or its person's. */
+function actsAs(key: ApiKeyRow, selfId: string | null): string {
+  if (key.kind === 'personal') return key.userId && key.userId === selfId ? 'Personal (yours)' : 'Personal';
+  return key.role ? `Service · ${ROLE_NAMES[key.role]}` : 'Service';
+}
+
 /**
- * The account's API keys: listed by name with their first and last characters, creation and last
- * use (never the key); a new key is shown once, right after it is made; revoking asks first.
+ * The account's API keys: listed by name with their first and last characters, kind and role,
+ * creation, last use and expiry (never the key); a new key is shown once, right after it is made;
+ * revoking asks first. Anyone signed in as a person makes personal keys (acting as them); service
+ * keys, with a role up to the maker's own, are for admins and owners.
  */
 export function ApiKeys() {
-  const [{ data, error }, reexecute] = useQuery({ query: ApiKeysQuery });
-  const [created, create] = useMutation(CreateApiKey);
-  const [, revoke] = useMutation(RevokeApiKey);
+  const rest = useRest();
+  const { access, can } = useAccess();
+  const keys = useRestList('/v1/accounts/me/api-keys', readApiKeys);
+  const person = access?.userId ?? null;
+  const canService = can('manage');
+  const defaultKind: 'service' | 'personal' = person ? 'personal' : 'service';
   const [name, setName] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
+  const [kind, setKind] = useState<'service' | 'personal'>(defaultKind);
+  const [role, setRole] = useState<Role>(access?.role ?? 'READ_ONLY');
+  const [expiresOn, setExpiresOn] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [general, setGeneral] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [newKey, setNewKey] = useState<{ name: string; key: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const nameId = useId();
+  const ids = { name: useId(), kind: useId(), expires: useId() };
+  const mayCreate = Boolean(person) || canService;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const result = await create({ input: { name: name.trim() } });
-    const userErrors = result.data?.createApiKey.userErrors ?? [];
-    if (result.error) return setErrors({ byField: {}, general: [result.error.message] });
-    if (userErrors.length) return setErrors(fieldErrors(userErrors, ['name']));
-    setErrors(NO_ERRORS);
+    if (!name.trim()) return setNameError('Name is required');
+    setBusy(true);
+    const answer = await rest<{ key?: string }>('POST', '/v1/accounts/me/api-keys',
+      newApiKeyBody({ name, kind, role, callerRole: access?.role ?? role, expiresOn, defaultKind: canService ? 'service' : defaultKind }));
+    setBusy(false);
+    if (!answer.ok || !answer.body?.key) return setGeneral(refusalText(answer, 'Could not create the key'));
+    setNameError(null);
+    setGeneral(null);
     setMessage(null);
-    setNewKey({ name: name.trim(), key: result.data!.createApiKey.key! });
+    setNewKey({ name: name.trim(), key: answer.body.key });
     setName('');
-    reexecute({ requestPolicy: 'network-only' });
+    return keys.reload();
   }
 
   async function revokeKey(id: string, keyName: string) {
     setConfirming(null);
-    const result = await revoke({ id });
-    const problems = result.error ? [result.error.message] : (result.data?.revokeApiKey.userErrors ?? []).map((e) => e.message);
-    setMessage(problems.length ? `Could not revoke ${keyName}: ${problems.join(' ')}` : `Revoked ${keyName}: it no longer works.`);
-    reexecute({ requestPolicy: 'network-only' });
+    const answer = await rest('DELETE', `/v1/accounts/me/api-keys/${encodeURIComponent(id)}`);
+    setMessage(answer.ok ? `Revoked ${keyName}: it no longer works.` : refusalText(answer, `Could not revoke ${keyName}`));
+    keys.reload();
   }
 
-  const nameError = errors.byField.name?.join(' ');
   return (
     <section aria-labelledby="api-keys-title">
       <h1 id="api-keys-title">API keys</h1>
-      {error && !data && <ErrorNotice error={error} />}
+      {keys.error && !keys.items && <p className="form-error" role="alert">{keys.error}</p>}
       {message && <p role="status" className="muted">{message}</p>}
       {newKey && (
         <div className="card" role="alert" aria-labelledby="new-key-title">
@@ -77,41 +84,66 @@ export function ApiKeys() {
           </div>
         </div>
       )}
-      {data && (
+      {keys.items && (
         <table className="card" aria-label="API keys">
-          <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Acts as</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
           <tbody>
-            {data.apiKeys.map((k) => (
-              <tr key={k.id} data-api-key={k.id}>
-                <td>{k.name}</td>
-                <td className="mono">{k.prefix ?? ''}…{k.maskedKey.slice(-4)}</td>
-                <td><time dateTime={k.createdAt}>{relativeTime(k.createdAt)}</time></td>
-                <td>{k.lastUsedAt ? <time dateTime={k.lastUsedAt}>{lastUse(k.lastUsedAt)}</time> : 'never'}</td>
-                <td>
-                  {confirming === k.id ? (
-                    <>
-                      <button type="button" className="button button--small button--danger" onClick={() => revokeKey(k.id, k.name)}>Revoke {k.name} now</button>{' '}
-                      <button type="button" className="button button--small" onClick={() => setConfirming(null)}>Keep</button>
-                    </>
-                  ) : (
-                    <button type="button" className="button button--small" aria-label={`Revoke key ${k.name}`} onClick={() => setConfirming(k.id)}>Revoke</button>
-                  )}
-                </td>
-              </tr>
-            ))}
+            {keys.items.map((k) => {
+              const expired = k.expiresAt !== null && Date.parse(k.expiresAt) < Date.now();
+              const mayRevoke = canService || (k.kind === 'personal' && k.userId !== null && k.userId === person);
+              return (
+                <tr key={k.id} data-api-key={k.id} data-kind={k.kind}>
+                  <td>{k.name}</td>
+                  <td className="mono">{k.prefix ?? ''}…{k.maskedKey.slice(-4)}</td>
+                  <td>{actsAs(k, person)}</td>
+                  <td><time dateTime={k.createdAt}>{relativeTime(k.createdAt)}</time></td>
+                  <td>{k.lastUsedAt ? <time dateTime={k.lastUsedAt}>{lastUse(k.lastUsedAt)}</time> : 'never'}</td>
+                  <td>{k.expiresAt ? <time dateTime={k.expiresAt} className={expired ? 'status--failing' : undefined}>{expired ? 'expired ' : ''}{relativeTime(k.expiresAt)}</time> : 'never'}</td>
+                  <td>
+                    {!mayRevoke ? null : confirming === k.id ? (
+                      <>
+                        <button type="button" className="button button--small button--danger" onClick={() => void revokeKey(k.id, k.name)}>Revoke {k.name} now</button>{' '}
+                        <button type="button" className="button button--small" onClick={() => setConfirming(null)}>Keep</button>
+                      </>
+                    ) : (
+                      <button type="button" className="button button--small" aria-label={`Revoke key ${k.name}`} onClick={() => setConfirming(k.id)}>Revoke</button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}
-      <form className="card" onSubmit={submit} noValidate aria-labelledby="new-api-key-title">
-        <h2 id="new-api-key-title">Create a key</h2>
-        {errors.general.length > 0 && <div className="form-error" role="alert">{errors.general.map((m) => <p key={m}>{m}</p>)}</div>}
-        <div className="field">
-          <label htmlFor={nameId}>Name (what the key is for)</label>
-          <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} aria-invalid={nameError ? true : undefined} aria-describedby={nameError ? `${nameId}-error` : undefined} />
-          {nameError && <p id={`${nameId}-error`} className="field-error" role="alert" data-error-for="name">{nameError}</p>}
-        </div>
-        <div className="actions"><button type="submit" className="button button--primary" disabled={created.fetching}>Create key</button></div>
-      </form>
+      {mayCreate && (
+        <form className="card" onSubmit={submit} noValidate aria-labelledby="new-api-key-title">
+          <h2 id="new-api-key-title">Create a key</h2>
+          {general && <div className="form-error" role="alert"><p>{general}</p></div>}
+          <div className="field">
+            <label htmlFor={ids.name}>Name (what the key is for)</label>
+            <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} aria-invalid={nameError ? true : undefined} aria-describedby={nameError ? `${ids.name}-error` : undefined} />
+            {nameError && <p id={`${ids.name}-error`} className="field-error" role="alert" data-error-for="name">{nameError}</p>}
+          </div>
+          <div className="field-row">
+            {person && canService && (
+              <div className="field">
+                <label htmlFor={ids.kind}>Kind</label>
+                <select id={ids.kind} value={kind} onChange={(e) => setKind(e.target.value as 'service' | 'personal')} aria-describedby={`${ids.kind}-hint`}>
+                  <option value="personal">Personal: acts as you</option>
+                  <option value="service">Service: has a role of its own</option>
+                </select>
+                <p id={`${ids.kind}-hint`} className="hint">{kind === 'personal' ? 'Does what you may do, and stops when you leave the account.' : 'For CI and scripts: keeps working whoever leaves.'}</p>
+              </div>
+            )}
+            {kind === 'service' && canService && access && <RoleSelect granter={access.role} value={role} onChange={setRole} label="Role" />}
+            <div className="field">
+              <label htmlFor={ids.expires}>Expires after <span className="muted">(optional)</span></label>
+              <input id={ids.expires} type="date" value={expiresOn} min={new Date().toISOString().slice(0, 10)} onChange={(e) => setExpiresOn(e.target.value)} />
+            </div>
+          </div>
+          <div className="actions"><button type="submit" className="button button--primary" disabled={busy}>Create key</button></div>
+        </form>
+      )}
     </section>
   );
 }

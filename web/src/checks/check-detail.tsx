@@ -18,6 +18,7 @@ import { useLiveRefresh } from '../shared/use-live-refresh.js';
 import { MaintenanceBadge } from '../maintenance/maintenance-badge.js';
 import { CheckManagedMarker } from '../shared/check-managed-marker.js';
 import { CheckTestSessions } from '../test-sessions/check-test-sessions.js';
+import { useAccess } from '../access/use-access.js';
 
 /** Percentiles the detail charts and summarizes. */
 export const PERCENTILE_METRICS = ['responseTime_p50', 'responseTime_p95', 'responseTime_p99'];
@@ -77,6 +78,8 @@ export function CheckDetail({ id }: { id: string }) {
   const [message, setMessage] = useState<string | null>(null);
   const [openResult, setOpenResult] = useState<string | null>(null);
   const { search } = useRoute();
+  // Run now for Read & Run and up; mute, activate, edit, archive and delete for Read & Write and up.
+  const { can } = useAccess();
 
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading the check…</p>;
@@ -116,8 +119,9 @@ export function CheckDetail({ id }: { id: string }) {
           if (!problems.length) navigate('/checks');
           return problems;
         }}>
-        <button type="button" className="button button--primary" disabled={run.fetching}
-          onClick={() => act('Run now', () => runCheck({ id: check.id }), (d) => d?.runCheck?.userErrors)}>{run.fetching ? 'Running…' : 'Run now'}</button>
+        {can('run') && <button type="button" className="button button--primary" disabled={run.fetching}
+          onClick={() => act('Run now', () => runCheck({ id: check.id }), (d) => d?.runCheck?.userErrors)}>{run.fetching ? 'Running…' : 'Run now'}</button>}
+        {can('write') && <>
         <button type="button" className="button" onClick={() => (check.muted
           ? act('Unmute', () => unmute({ id: check.id }), (d) => d?.unmuteCheck?.userErrors)
           : act('Mute', () => mute({ id: check.id }), (d) => d?.muteCheck?.userErrors))}>{check.muted ? 'Unmute' : 'Mute'}</button>
@@ -125,6 +129,7 @@ export function CheckDetail({ id }: { id: string }) {
           ? act('Deactivate', () => deactivate({ id: check.id }), (d) => d?.deactivateCheck?.userErrors)
           : act('Activate', () => activate({ id: check.id }), (d) => d?.activateCheck?.userErrors))}>{check.activated ? 'Deactivate' : 'Activate'}</button>
         {isFormCheckType(check.checkType) && <Link to={`/checks/${encodeURIComponent(check.id)}/edit`} className="button">Edit</Link>}
+        </>}
       </DeleteActions>
       {maintenance && <p><MaintenanceBadge maintenance={maintenance} /></p>}
       <CheckManagedMarker checkId={check.id} />
@@ -189,7 +194,7 @@ export function CheckDetail({ id }: { id: string }) {
               <li key={group.id}>
                 <span className="mono">{group.cleanedErrorMessage}</span>
                 <span className="muted"> · last seen {formatRelativeTime(group.lastSeen)}{group.archived ? ' · archived' : ''}</span>
-                {!group.archived && <button type="button" className="button button--small" aria-label={`Archive error group ${group.cleanedErrorMessage}`}
+                {!group.archived && can('write') && <button type="button" className="button button--small" aria-label={`Archive error group ${group.cleanedErrorMessage}`}
                   onClick={() => act('Archive', () => archive({ id: group.id }), (d) => d?.archiveErrorGroup?.userErrors)}>Archive</button>}
               </li>
             ))}

@@ -16,6 +16,7 @@ import { navigate, useRoute } from '../shared/use-route.js';
 import { useLiveRefresh } from '../shared/use-live-refresh.js';
 import { UptimeFigures } from './uptime-figures.js';
 import { MaintenanceBadge } from '../maintenance/maintenance-badge.js';
+import { useAccess } from '../access/use-access.js';
 
 /** Rows per page: a page of checks with their sparklines renders in well under the 1 s budget. */
 export const CHECKS_PER_PAGE = 50;
@@ -63,6 +64,8 @@ export function CheckList() {
   const ids = { text: useId(), tag: useId(), type: useId(), state: useId() };
   // Selected checks (global ids) among the rows shown: a selection never acts on a row out of sight.
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  // Selecting serves only the bulk actions, all of them changes: roles below Read & Write see neither.
+  const canWrite = useAccess().can('write');
   const selected = rows.filter((check) => picked.has(check.id)).map((check) => check.id);
   const toggle = (id: string, on: boolean) => setPicked((prev) => { const next = new Set(prev); if (on) next.add(id); else next.delete(id); return next; });
 
@@ -70,7 +73,7 @@ export function CheckList() {
     <section aria-labelledby="checks-title">
       <div className="heading-row">
         <h1 id="checks-title">Checks</h1>
-        <Link to="/checks/new" className="button button--primary">New check</Link>
+        {canWrite && <Link to="/checks/new" className="button button--primary">New check</Link>}
       </div>
       <form className="filters" role="search" aria-label="Filter checks" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
@@ -103,17 +106,17 @@ export function CheckList() {
       {!data ? <p aria-busy="true">Loading checks…</p> : (
         <>
           <p className="muted" aria-live="polite">{summary(data.checks.totalCount ?? rows.length, rows.length, fetching)}</p>
-          <CheckBulkActions selected={selected} nameOf={(id) => rows.find((c) => c.id === id)?.name ?? id} onClear={() => setPicked(new Set())}
-            onDone={(_action, done) => { setPicked((prev) => new Set([...prev].filter((id) => !done.includes(id)))); refresh(); }} />
+          {canWrite && <CheckBulkActions selected={selected} nameOf={(id) => rows.find((c) => c.id === id)?.name ?? id} onClear={() => setPicked(new Set())}
+            onDone={(_action, done) => { setPicked((prev) => new Set([...prev].filter((id) => !done.includes(id)))); refresh(); }} />}
           <table className="checks-table">
             <thead>
-              <tr><th scope="col"><input type="checkbox" aria-label="Select all checks on this page" checked={rows.length > 0 && selected.length === rows.length}
-                onChange={(e) => setPicked(e.target.checked ? new Set(rows.map((c) => c.id)) : new Set())} /></th><th scope="col">Status</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Tags</th><th scope="col">Response times</th><th scope="col">Uptime 24 h · 7 d · 30 d</th><th scope="col">Last change</th></tr>
+              <tr>{canWrite && <th scope="col"><input type="checkbox" aria-label="Select all checks on this page" checked={rows.length > 0 && selected.length === rows.length}
+                onChange={(e) => setPicked(e.target.checked ? new Set(rows.map((c) => c.id)) : new Set())} /></th>}<th scope="col">Status</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Tags</th><th scope="col">Response times</th><th scope="col">Uptime 24 h · 7 d · 30 d</th><th scope="col">Last change</th></tr>
             </thead>
             <tbody>
               {rows.map((check) => (
                 <tr key={check.id} data-check-id={check.checkId} data-health={check.status?.health ?? 'NONE'}>
-                  <td><input type="checkbox" aria-label={`Select ${check.name}`} checked={picked.has(check.id)} onChange={(e) => toggle(check.id, e.target.checked)} /></td>
+                  {canWrite && <td><input type="checkbox" aria-label={`Select ${check.name}`} checked={picked.has(check.id)} onChange={(e) => toggle(check.id, e.target.checked)} /></td>}
                   <td><CheckStatusBadge health={check.status?.health} /></td>
                   <td>
                     <Link to={`/checks/${encodeURIComponent(check.id)}`}>{check.name}</Link>

@@ -1,4 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useAccess } from '../access/use-access.js';
+import { WriteFieldset } from '../access/write-fieldset.js';
 import { useMutation, useQuery } from 'urql';
 import { ManagedByProject } from '../shared/managed-by-project.js';
 import { useManagingProject } from '../shared/use-managing-project.js';
@@ -45,6 +47,7 @@ const NO_ERRORS: FieldErrors = { byField: {}, general: [] };
 /** The account's check groups: listed, and a form to add one. */
 export function Groups() {
   const [{ data, error }] = useQuery({ query: GroupsQuery, requestPolicy: 'cache-and-network' });
+  const { can } = useAccess();
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
   return (
@@ -66,7 +69,7 @@ export function Groups() {
           </tbody>
         </table>
       )}
-      <GroupForm locations={data.locations} />
+      {can('write') && <GroupForm locations={data.locations} />}
     </section>
   );
 }
@@ -95,7 +98,7 @@ export function GroupDetail({ id }: { id: string }) {
       {managing && <ManagedByProject project={managing} noun="group" />}
       <DeleteActions label="Group actions" noun="group" question={<>Delete {group.name}?{group.checks.nodes.length ? ' Only an empty group can be deleted: move its checks out first.' : ''}</>} remove={remove} />
       <div className="grid-2">
-        <GroupForm locations={data.locations} group={group} readOnly={!!managing} />
+        <WriteFieldset><GroupForm locations={data.locations} group={group} readOnly={!!managing} /></WriteFieldset>
         <section className="card" aria-labelledby="group-checks-title">
           <h2 id="group-checks-title">Checks in this group ({group.checks.totalCount ?? group.checks.nodes.length})</h2>
           {group.checks.nodes.length === 0 ? <p className="muted">No checks yet: pick this group in a check's form.</p> : (

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useAccess } from '../access/use-access.js';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { Field } from '../checks/check-form.js';
@@ -73,6 +74,7 @@ function formatDuration(seconds: number): string {
 /** Incidents, filtered by status page, service and state (kept in the query string), updated live; a form opens one. */
 export function Incidents() {
   const { search } = useRoute();
+  const { can } = useAccess();
   const params = new URLSearchParams(search);
   const pageId = params.get('statusPage') ?? '';
   const serviceId = params.get('service') ?? '';
@@ -138,7 +140,7 @@ export function Incidents() {
           </tbody>
         </table>
       )}
-      <IncidentForm key={`${pageId}|${serviceId}`} services={data.statusPageServices.nodes} preselected={services ?? []} />
+      {can('write') && <IncidentForm key={`${pageId}|${serviceId}`} services={data.statusPageServices.nodes} preselected={services ?? []} />}
     </section>
   );
 }
@@ -199,6 +201,7 @@ export function IncidentDetail({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: IncidentQuery, variables: { id }, requestPolicy: 'cache-and-network' });
   // The event carries the incident with its updates: the normalized cache updates this screen.
   useSubscription({ query: IncidentUpdated, variables: { incidentId: id } });
+  const { can } = useAccess();
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
   const incident = data.incident;
@@ -228,7 +231,7 @@ export function IncidentDetail({ id }: { id: string }) {
             </ol>
           )}
         </section>
-        <UpdateForm incidentId={incident.id} current={incident.lastUpdateStatus} open={incident.open} />
+        {can('write') && <UpdateForm incidentId={incident.id} current={incident.lastUpdateStatus} open={incident.open} />}
       </div>
     </section>
   );

@@ -1,4 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useAccess } from '../access/use-access.js';
+import { WriteFieldset } from '../access/write-fieldset.js';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { Field } from '../checks/check-form.js';
@@ -70,6 +72,7 @@ const when = utcMinute;
 /** The account's maintenance windows: listed, and a form to add one. */
 export function MaintenanceWindows() {
   const [{ data, error }] = useQuery({ query: WindowsQuery, requestPolicy: 'cache-and-network' });
+  const { can } = useAccess();
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
   return (
@@ -92,7 +95,7 @@ export function MaintenanceWindows() {
           </tbody>
         </table>
       )}
-      <MaintenanceForm />
+      {can('write') && <MaintenanceForm />}
     </section>
   );
 }
@@ -101,6 +104,7 @@ export function MaintenanceWindows() {
 export function MaintenanceWindowDetail({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: WindowQuery, variables: { id }, requestPolicy: 'cache-and-network' });
   const [, deleteWindow] = useMutation(DeleteWindow);
+  const { can } = useAccess();
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
   const window = data.maintenanceWindow;
@@ -118,9 +122,9 @@ export function MaintenanceWindowDetail({ id }: { id: string }) {
       <p><Link to="/maintenance">← Maintenance windows</Link></p>
       <h1 id="window-title">{window.name}</h1>
       <DeleteActions label="Maintenance window actions" noun="maintenance window" question={<>Delete {window.name} with all its maintenances?</>} remove={remove} />
-      <WindowStateActions state={windowState(window.upcomingMaintenances)} />
+      {can('write') && <WindowStateActions state={windowState(window.upcomingMaintenances)} />}
       <div className="grid-2">
-        <MaintenanceForm window={window} />
+        <WriteFieldset><MaintenanceForm window={window} /></WriteFieldset>
         <section className="card" aria-labelledby="maintenances-title">
           <h2 id="maintenances-title">Maintenances</h2>
           {window.maintenances.length === 0 ? <p className="muted">None planned.</p> : (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { authHeaders, loadCredentials } from '../shell/credentials.js';
+import { useRest } from '../shell/rest-context.js';
 
 /** What {@link useAssetUrl} holds: an object URL once loaded, or that loading failed. */
 export interface AssetUrl {
@@ -8,19 +8,18 @@ export interface AssetUrl {
 }
 
 /**
- * Downloads a result asset with the signed-in key and hands back an object URL for it: asset routes
+ * Downloads a result asset as the signed-in caller (key or session) and hands back an object URL for it: asset routes
  * need the Authorization header, which an `<img src>` or `<a href>` cannot send. The URL is revoked
  * when the path changes or the component goes away.
  */
 export function useAssetUrl(path: string): AssetUrl {
   const [url, setUrl] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
+  const { headers } = useRest();
   useEffect(() => {
-    const credentials = loadCredentials(localStorage);
-    if (!credentials) return undefined;
     let objectUrl: string | null = null;
     let cancelled = false;
-    fetch(path.startsWith('/') ? path : `/${path}`, { headers: authHeaders(credentials) })
+    fetch(path.startsWith('/') ? path : `/${path}`, { headers, credentials: 'same-origin' })
       .then(async (res) => {
         if (!res.ok) throw new Error(String(res.status));
         const blob = await res.blob();
@@ -33,6 +32,6 @@ export function useAssetUrl(path: string): AssetUrl {
       cancelled = true;
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [path]);
+  }, [path, headers]);
   return { url, failed };
 }

@@ -3,8 +3,9 @@ import { createClient as createWsClient } from 'graphql-ws';
 import { Client, fetchExchange, subscriptionExchange } from 'urql';
 import { schema } from '../__generated__/schema.js';
 import { createConnectionState, type ConnectionState } from './connection-state.js';
-import { authHeaders, connectionParams, type Credentials } from './credentials.js';
+import { consoleHeaders, consoleSocketParams, type ConsoleAuth } from './console-auth.js';
 import { reconnectDelay } from './reconnect-delay.js';
+import { createRestClient, type RestClient } from './rest-context.js';
 
 /** The close code of a socket whose key the server refused (revoked or unknown). */
 const FORBIDDEN = 4403;
@@ -15,9 +16,10 @@ function socketUrl(): string {
   return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/graphql`;
 }
 
-/** A urql client, the socket behind its subscriptions and that socket's state; dispose() closes the socket (sign-out). */
+/** A urql client, the socket behind its subscriptions and that socket's state, the REST client; dispose() closes the socket (sign-out). */
 export interface ConsoleClient {
   client: Client;
+  rest: RestClient;
   connection: ConnectionState;
   dispose(): void;
 }
@@ -29,16 +31,17 @@ export interface ConsoleClient {
  * while signed in (so a dropped one shows on every screen) and, once dropped, is retried for ever
  * with a capped back-off; `connection` tells the screens, which re-read their data once it is back.
  */
-export function createConsoleClient(credentials: Credentials): ConsoleClient {
+export function createConsoleClient(auth: ConsoleAuth): ConsoleClient {
+  const headers = consoleHeaders(auth);
   const connection = createConnectionState();
   const ws = createWsClient({
     url: socketUrl(),
-    connectionParams: connectionParams(credentials),
+    connectionParams: consoleSocketParams(auth),
     lazy: false,
     retryAttempts: Infinity,
     retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, reconnectDelay(retries))),
     // Any drop is worth retrying (a restarting server closes with 1001 or refuses the connection,
-    // 1006) but a refused key (4403): that one will not be accepted on the next try either.
+    // 1006) but a refused key or ended session (4403): that one will not be accepted on the next try either.
     shouldRetry: (event) => (event as { code?: unknown } | null)?.code !== FORBIDDEN,
     // Codes graphql-ws deems fatal and a refused key end here: retrying cannot help.
     onNonLazyError: () => connection.onStopped(),
@@ -51,7 +54,8 @@ export function createConsoleClient(credentials: Credentials): ConsoleClient {
     url: '/graphql',
     // POST only: a GET would need the CSRF-prevention header, and keys never belong in URLs.
     preferGetMethod: false,
-    fetchOptions: () => ({ headers: authHeaders(credentials) }),
+    // A session's cookie goes by itself (same origin); its CSRF token and the key go as headers.
+    fetchOptions: () => ({ headers, credentials: 'same-origin' }),
     exchanges: [
       cacheExchange({
         schema,
@@ -83,5 +87,5 @@ export function createConsoleClient(credentials: Credentials): ConsoleClient {
       }),
     ],
   });
-  return { client, connection, dispose: () => void ws.dispose() };
+  return { client, rest: createRestClient(headers), connection, dispose: () => void ws.dispose() };
 }

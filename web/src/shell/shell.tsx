@@ -9,6 +9,9 @@ import { testSessionRoute } from '../test-sessions/test-session-route.js';
 import { useTheme, type Theme } from './use-theme.js';
 import { Variables } from '../variables/variables.js';
 import { ApiKeys } from '../api-keys/api-keys.js';
+import { useAccess } from '../access/use-access.js';
+import { AccountSwitcher } from './account-switcher.js';
+import { useSession } from './session-context.js';
 
 // Screens visited less often load on first visit, keeping the initial JavaScript small.
 const CheckForm = lazy(() => import('../checks/check-form.js').then((m) => ({ default: m.CheckForm })));
@@ -21,6 +24,9 @@ const Incidents = lazy(() => import('../incidents/incidents.js').then((m) => ({ 
 const IncidentDetail = lazy(() => import('../incidents/incidents.js').then((m) => ({ default: m.IncidentDetail })));
 const MaintenanceWindows = lazy(() => import('../maintenance/maintenance.js').then((m) => ({ default: m.MaintenanceWindows })));
 const TestSessionScreen = lazy(() => import('../test-sessions/test-session-screen.js').then((m) => ({ default: m.TestSessionScreen })));
+const Members = lazy(() => import('../members/members.js').then((m) => ({ default: m.Members })));
+const YourSecurity = lazy(() => import('../security/your-security.js').then((m) => ({ default: m.YourSecurity })));
+const AuditLog = lazy(() => import('../audit-log/audit-log.js').then((m) => ({ default: m.AuditLog })));
 const MaintenanceWindowDetail = lazy(() => import('../maintenance/maintenance.js').then((m) => ({ default: m.MaintenanceWindowDetail })));
 
 /** Header, navigation and the screen the path names. */
@@ -28,6 +34,8 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
   const { path } = useRoute();
   const [theme, setTheme] = useTheme();
   const themeId = useId();
+  const { can } = useAccess();
+  const { session } = useSession();
   const section = path === '/' ? 'overview' : path.startsWith('/checks') ? 'checks' : path === '/variables' ? 'variables' : path.startsWith('/groups') ? 'groups' : path.startsWith('/alert-channels') ? 'alerts'
     : path.startsWith('/status-pages') ? 'status-pages' : path.startsWith('/incidents') ? 'incidents' : path.startsWith('/maintenance') ? 'maintenance' : testSessionRoute(path) ? 'test-sessions' : '';
   return (
@@ -48,7 +56,11 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
           <Link to="/variables" aria-current={section === 'variables' ? 'page' : undefined}>Variables</Link>
         </nav>
         <div className="topbar__tools">
+          <AccountSwitcher />
+          {can('manage') && <Link to="/members" aria-current={path === '/members' ? 'page' : undefined}>Members</Link>}
+          {can('manage') && <Link to="/audit-log" aria-current={path === '/audit-log' ? 'page' : undefined}>Audit log</Link>}
           <Link to="/api-keys" aria-current={path === '/api-keys' ? 'page' : undefined}>API keys</Link>
+          {session && <Link to="/security" aria-current={path === '/security' ? 'page' : undefined} title={session.user.email}>Your security</Link>}
           <a href="/graphql">GraphiQL</a>
           <a href="/docs">API docs</a>
           <label htmlFor={themeId} className="visually-hidden">Colour theme</label>
@@ -69,12 +81,22 @@ export function Shell({ onSignOut }: { onSignOut(): void }) {
   );
 }
 
+/** Said instead of a form the caller's role may not use (a typed or bookmarked address). */
+function RoleForbids({ what }: { what: string }) {
+  return <section><h1>Not for your role</h1><p>Your role in this account does not allow you to {what}. <Link to="/">Go to the overview</Link>.</p></section>;
+}
+
 function Screen({ path }: { path: string }) {
+  const { can } = useAccess();
   if (path === '/' || path === '') return <Overview />;
+  if ((path === '/checks/new' || /^\/checks\/[^/]+\/edit$/.test(path)) && !can('write')) return <RoleForbids what="create or change checks" />;
   if (path === '/checks' || path === '/checks/') return <CheckList />;
   if (path === '/checks/new') return <CheckForm />;
   if (path === '/variables') return <Variables />;
   if (path === '/api-keys') return <ApiKeys />;
+  if (path === '/members') return <Members />;
+  if (path === '/security') return <YourSecurity />;
+  if (path === '/audit-log') return <AuditLog />;
   if (path === '/groups' || path === '/groups/') return <Groups />;
   if (path === '/alert-channels' || path === '/alert-channels/') return <AlertChannels />;
   if (path === '/status-pages' || path === '/status-pages/') return <StatusPages />;

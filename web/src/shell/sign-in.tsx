@@ -1,49 +1,23 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { Credentials } from './credentials.js';
-import { verifyCredentials } from './verify-credentials.js';
+import { useState } from 'react';
+import { ForgotPasswordForm } from '../password-reset/forgot-password-form.js';
+import { KeySignInForm } from './key-sign-in-form.js';
+import { PasswordSignInForm } from './password-sign-in-form.js';
+import type { SignedIn } from './signed-in.js';
 
-/** The sign-in form: an API key and, for keys of several accounts, the account id. */
-export function SignIn({ onSignedIn }: { onSignedIn(credentials: Credentials): void }) {
-  const [apiKey, setApiKey] = useState('');
-  const [accountId, setAccountId] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const keyId = useId();
-  const accountIdId = useId();
-  const errorId = useId();
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!apiKey.trim()) {
-      setError('Enter an API key.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    const credentials: Credentials = accountId.trim() ? { apiKey: apiKey.trim(), accountId: accountId.trim() } : { apiKey: apiKey.trim() };
-    const verified = await verifyCredentials(credentials);
-    setBusy(false);
-    if (verified.ok) onSignedIn(credentials);
-    else setError(verified.message);
-  }
-
+/**
+ * The sign-in page: people sign in with their email and password (or single sign-on); an API key
+ * stays a secondary way in, for servers without people and for trying a key.
+ */
+export function SignIn({ onSignedIn }: { onSignedIn(signedIn: SignedIn): void }) {
+  const [mode, setMode] = useState<{ is: 'password' } | { is: 'key' } | { is: 'forgot'; email: string }>({ is: 'password' });
   return (
     <main className="sign-in">
-      <form className="card sign-in__form" onSubmit={submit} aria-describedby={error ? errorId : undefined} noValidate>
-        <h1>Sign in to Lookout</h1>
-        <p className="muted">Use an API key of your account. It is kept in this browser only (local storage) until you sign out.</p>
-        <div className="field">
-          <label htmlFor={keyId}>API key</label>
-          <input id={keyId} name="apiKey" type="password" autoComplete="current-password" value={apiKey} onChange={(e) => setApiKey(e.target.value)}
-            aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} autoFocus required />
-        </div>
-        <div className="field">
-          <label htmlFor={accountIdId}>Account id <span className="muted">(optional)</span></label>
-          <input id={accountIdId} name="accountId" autoComplete="username" value={accountId} onChange={(e) => setAccountId(e.target.value)} />
-        </div>
-        {error && <p id={errorId} className="form-error" role="alert">{error}</p>}
-        <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
-      </form>
+      {mode.is === 'key' && <KeySignInForm onSignedIn={(credentials) => onSignedIn({ kind: 'key', credentials })} onUsePassword={() => setMode({ is: 'password' })} />}
+      {mode.is === 'forgot' && <ForgotPasswordForm initialEmail={mode.email} onBack={() => setMode({ is: 'password' })} />}
+      {mode.is === 'password' && (
+        <PasswordSignInForm onSignedIn={(session) => onSignedIn({ kind: 'session', session })} onUseKey={() => setMode({ is: 'key' })}
+          onForgot={(email) => setMode({ is: 'forgot', email })} />
+      )}
     </main>
   );
 }

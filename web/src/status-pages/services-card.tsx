@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useAccess } from '../access/use-access.js';
 import { useMutation } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { Field } from '../checks/check-form.js';
@@ -26,6 +27,7 @@ export type LinkedService = Named & { autoIncident?: boolean; linkedChecks?: rea
 /** The services status pages show and incidents affect: listed, each editable and deletable, and a form to add one. */
 export function ServicesCard({ services, checks, onChanged }: { services: readonly LinkedService[]; checks: readonly Named[]; onChanged(): void }) {
   const [editing, setEditing] = useState<string | null>(null);
+  const canWrite = useAccess().can('write');
   return (
     <section className="card" aria-labelledby="services-title">
       <h2 id="services-title">Services</h2>
@@ -37,14 +39,16 @@ export function ServicesCard({ services, checks, onChanged }: { services: readon
             ) : (
               <>
                 <span>{s.name}</span>{s.linkedChecks?.length ? <span className="muted"> — from {s.linkedChecks.map((c) => c.name).join(', ')}{s.autoIncident ? ', automatic incidents' : ''}</span> : null}
-                {' '}<button type="button" className="button button--small" aria-label={`Edit service ${s.name}`} onClick={() => setEditing(s.id)}>Edit</button>
+                {canWrite && <>{' '}<button type="button" className="button button--small" aria-label={`Edit service ${s.name}`} onClick={() => setEditing(s.id)}>Edit</button></>}
               </>
             )}
           </li>
         ))}</ul>
       )}
-      <h3>Add a service</h3>
-      <ServiceForm checks={checks} onDone={(changed) => changed && onChanged()} />
+      {canWrite && <>
+        <h3>Add a service</h3>
+        <ServiceForm checks={checks} onDone={(changed) => changed && onChanged()} />
+      </>}
     </section>
   );
 }

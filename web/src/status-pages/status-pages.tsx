@@ -1,4 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useAccess } from '../access/use-access.js';
+import { WriteFieldset } from '../access/write-fieldset.js';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { Field } from '../checks/check-form.js';
@@ -56,6 +58,7 @@ type Service = { id: string; name: string };
 /** The account's status pages, the services they can show, and forms to add either. */
 export function StatusPages() {
   const [{ data, error }, refresh] = useQuery({ query: StatusPagesQuery, requestPolicy: 'cache-and-network' });
+  const { can } = useAccess();
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p aria-busy="true">Loading…</p>;
   const services = data.statusPageServices.nodes;
@@ -78,7 +81,7 @@ export function StatusPages() {
         </table>
       )}
       <div className="grid-2">
-        <StatusPageForm services={services} />
+        {can('write') && <StatusPageForm services={services} />}
         <ServicesCard services={services} checks={data.checks.nodes} onChanged={() => refresh({ requestPolicy: 'network-only' })} />
       </div>
     </section>
@@ -118,7 +121,7 @@ export function StatusPageDetail({ id }: { id: string }) {
         <Link className="button" to={`/incidents?statusPage=${encodeURIComponent(page.id)}`}>Incidents of this page</Link>
       </DeleteActions>
       <div className="grid-2">
-        <StatusPageForm services={data.statusPageServices.nodes} page={page} />
+        <WriteFieldset><StatusPageForm services={data.statusPageServices.nodes} page={page} /></WriteFieldset>
         <section className="card" aria-labelledby="page-incidents-title">
           <h2 id="page-incidents-title">Open incidents</h2>
           {openIncidents.size === 0 ? <p className="muted">None: every service of this page is operational.</p> : (

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useAccess } from '../access/use-access.js';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../__generated__/gql.js';
 import { ErrorNotice } from '../shared/error-notice.js';
@@ -26,6 +27,7 @@ export function Variables() {
   const [{ data, error }, reexecute] = useQuery({ query: VariablesQuery });
   const [created, create] = useMutation(CreateVariable);
   const [, remove] = useMutation(DeleteVariable);
+  const { can } = useAccess();
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
   const [secret, setSecret] = useState(false);
@@ -69,13 +71,13 @@ export function Variables() {
                 <td className="mono">{v.key}</td>
                 <td className="mono">{v.secret ? <span className="muted">secret (write-only)</span> : v.value}</td>
                 <td>{v.locked ? 'yes' : 'no'}</td>
-                <td><button type="button" className="button button--small" aria-label={`Delete variable ${v.key}`} onClick={() => del(v.key)}>Delete</button></td>
+                <td>{can('write') && <button type="button" className="button button--small" aria-label={`Delete variable ${v.key}`} onClick={() => del(v.key)}>Delete</button>}</td>
               </tr>
             ))}
           </tbody>
         </table>
       ))}
-      <form className="card" onSubmit={submit} noValidate aria-labelledby="new-variable-title">
+      {can('write') && <form className="card" onSubmit={submit} noValidate aria-labelledby="new-variable-title">
         <h2 id="new-variable-title">Add a variable</h2>
         {errors.general.length > 0 && <div className="form-error" role="alert">{errors.general.map((m) => <p key={m}>{m}</p>)}</div>}
         <div className="field-row">
@@ -93,7 +95,7 @@ export function Variables() {
         </div>
         <label className="checkbox"><input type="checkbox" checked={secret} onChange={(e) => setSecret(e.target.checked)} /> Secret (never shown again once saved)</label>
         <div className="actions"><button type="submit" className="button button--primary" disabled={created.fetching}>Add variable</button></div>
-      </form>
+      </form>}
     </section>
   );
 }
