@@ -79,5 +79,9 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes anyone may call without an API key (specification documents, pings, triggers). */
     public?: boolean;
+    /** What the caller's role must allow to call the route (issue 29). */
+    permission?: import('../domain/roles.js').Permission;
+    /** How the audit log says this route's changes came in, when the route says it (project deploys). */
+    auditVia?: import('../domain/audit-actor.js').AuditVia;
   }
 }

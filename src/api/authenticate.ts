@@ -2,14 +2,16 @@ import type { FastifyRequest } from 'fastify';
 import { hashApiKey } from '../domain/api-key.js';
 import { LookoutError } from '../domain/lookout-error.js';
 import type { EventBus } from '../events/event-bus.js';
+import type { Principal as RequestPrincipal } from '../domain/principal.js';
 import type { KeyOwner } from '../store/accounts-repository.js';
 import type { Store } from '../store/create-store.js';
 
 /** Account headers accepted, canonical first (conventions.md). */
 export const ACCOUNT_HEADERS = ['x-lookout-account', 'x-service-account', 'x-checkly-account'] as const;
 
-/** Who made a request. */
-export type Principal = KeyOwner;
+/** Who made a request: a key until people and sessions arrive (issue 29), so the key is always there. */
+export type Principal = RequestPrincipal & KeyOwner;
+type NamedKey = KeyOwner & { name: string };
 
 const CACHE_TTL_MS = 10_000;
 const CACHE_MAX = 10_000;
@@ -23,9 +25,9 @@ export type Authenticator = ((req: FastifyRequest) => Promise<Principal>) & { fo
  * (`apiKeyRevoked`) is forgotten at once.
  */
 export function createAuthenticator(store: Store, bus?: EventBus): Authenticator {
-  const cache = new Map<string, { owner: KeyOwner | null; until: number }>();
+  const cache = new Map<string, { owner: NamedKey | null; until: number }>();
 
-  async function owner(keyHash: string): Promise<KeyOwner | null> {
+  async function owner(keyHash: string): Promise<NamedKey | null> {
     const now = Date.now();
     const hit = cache.get(keyHash);
     if (hit && hit.until > now) return hit.owner;
@@ -49,7 +51,8 @@ export function createAuthenticator(store: Store, bus?: EventBus): Authenticator
         throw new LookoutError('FORBIDDEN', `This API key does not give access to account "${String(value)}"`);
       }
     }
-    return found;
+    // Every key acts as an owner until roles arrive (issue 29).
+    return { accountId: found.accountId, role: 'OWNER', userId: found.userId, keyId: found.keyId, sessionId: null, label: `key ${found.name}` };
   };
   const forget = (keyHash: string) => {
     cache.delete(keyHash);

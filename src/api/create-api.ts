@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Api, ApiContext } from './api-context.js';
 import { createAuthenticator } from './authenticate.js';
+import { installAuditActor } from './audit-actor-hook.js';
 import { errorBody, installErrorHandling } from './http-errors.js';
 import { decodeRequestBodies } from './decode-request-body.js';
 import { validatorCompiler } from '../contract/validation.js';
@@ -167,6 +168,7 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
     const refused = inputRules.check(req.params, 'params') ?? inputRules.check(req.query, 'query');
     if (refused && inputRulesApply(req)) throw refused;
   });
+  installAuditActor(app);
 
   if (config.rateLimitMax > 0) {
     // Several processes share one budget through Redis; while Redis is away each process counts on

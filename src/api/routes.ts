@@ -1,6 +1,7 @@
 import type { Api, ApiContext } from './api-context.js';
 import { localAdminRoutes } from './local-admin-routes.js';
 import { accountsRoutes } from './accounts-routes.js';
+import { auditLogRoutes } from './audit-log-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { checkResultsRoutes } from './check-results-routes.js';
 import { checkStatusesRoutes } from './check-statuses-routes.js';
@@ -50,6 +51,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   privateLocationsRoutes,
   agentsRoutes,
   accountsRoutes,
+  auditLogRoutes,
   localAdminRoutes,
   catalogRoutes,
   staticIpsRoutes,

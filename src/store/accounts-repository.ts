@@ -116,14 +116,14 @@ export function createAccountsRepository(db: Queryable) {
      * The key of this hash, if it exists, and marks it used. The mark is written at most once a
      * minute per key, so a busy key costs no write per request (callers cache look-ups anyway).
      */
-    async findKey(keyHash: string): Promise<KeyOwner | undefined> {
-      const [row] = await db.query<{ id: string; account_id: string; user_id: string | null; stale: boolean }>(
-        `SELECT id, account_id, user_id, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
+    async findKey(keyHash: string): Promise<(KeyOwner & { name: string }) | undefined> {
+      const [row] = await db.query<{ id: string; account_id: string; user_id: string | null; name: string; stale: boolean }>(
+        `SELECT id, account_id, user_id, name, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
          FROM api_keys WHERE key_hash = $1`,
         [keyHash],
       );
       if (row?.stale) await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [row.id]);
-      return row && { keyId: row.id, accountId: row.account_id, userId: row.user_id };
+      return row && { keyId: row.id, accountId: row.account_id, userId: row.user_id, name: row.name };
     },
 
     /** The account's keys, oldest first. */
