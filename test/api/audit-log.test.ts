@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/backends.js';
 import { gql } from '../support/graphql.js';
-import { startTestServer, type TestClient, type TestServer } from '../support/test-server.js';
+import { startTestServer, type TestClient, type TestResponse, type TestServer } from '../support/test-server.js';
 
 const WEBHOOK_SECRET = 'whsec-audit-0123456789-topsecret';
 const VARIABLE_SECRET = 'var-secret-value-abcdef-9876';
@@ -14,7 +14,7 @@ async function wholeLog(client: TestClient, query = ''): Promise<any[]> {
   const entries: any[] = [];
   let nextId: string | null = null;
   do {
-    const res = await client.request('GET', `/v1/accounts/me/audit-log?limit=100${query}${nextId ? `&nextId=${nextId}` : ''}`);
+    const res: TestResponse = await client.request('GET', `/v1/accounts/me/audit-log?limit=100${query}${nextId ? `&nextId=${nextId}` : ''}`);
     expect(res.status).toBe(200);
     entries.push(...res.body.entries);
     nextId = res.body.nextId;
