@@ -356,6 +356,7 @@ function retentionSettings(env: NodeJS.ProcessEnv): RetentionSettings {
     errorGroupDays: days('LOOKOUT_ERROR_GROUP_RETENTION_DAYS', d.errorGroupDays),
     notificationDays: days('LOOKOUT_NOTIFICATION_RETENTION_DAYS', d.notificationDays),
     deploymentsKept: days('LOOKOUT_DEPLOYMENTS_KEPT', d.deploymentsKept),
+    auditDays: days('LOOKOUT_AUDIT_RETENTION_DAYS', d.auditDays),
   };
   // 0 is "for ever". A roll-up tier kept shorter than the finer data before it would leave a gap analytics cannot read.
   const longer = (a: number, b: number) => a === 0 || b === 0 || a <= b;

@@ -87,5 +87,7 @@ declare module 'fastify' {
     public?: boolean;
     /** What the caller's role must allow (route-permission.ts); unset: `read` for GET, `write` otherwise. */
     permission?: import('../domain/roles.js').Permission;
+    /** How the audit log says this route's changes came in, when the route says it (project deploys). */
+    auditVia?: import('../domain/audit-actor.js').AuditVia;
   }
 }

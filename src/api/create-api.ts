@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Api, ApiContext } from './api-context.js';
 import { createAuthenticator } from './authenticate.js';
 import { enforceRole } from './route-permission.js';
+import { installAuditActor } from './audit-actor-hook.js';
 import { errorBody, installErrorHandling } from './http-errors.js';
 import { decodeRequestBodies } from './decode-request-body.js';
 import { validatorCompiler } from '../contract/validation.js';
@@ -171,6 +172,7 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
     const refused = inputRules.check(req.params, 'params') ?? inputRules.check(req.query, 'query');
     if (refused && inputRulesApply(req)) throw refused;
   });
+  installAuditActor(app);
 
   if (config.rateLimitMax > 0) {
     // Several processes share one budget through Redis; while Redis is away each process counts on

@@ -45,6 +45,7 @@ export function projectsRoutes(app: Api, { store, config }: ApiContext): void {
   app.addHook('preClose', async () => { closing = true; });
 
   app.post('/v1/projects/deploy', {
+    config: { auditVia: 'deploy' },
     schema: {
       operationId: 'deployProject', tags, summary: 'Deploy a project (checkly deploy)',
       description: 'Reconciles the project\'s resources in one transaction: creates what is new, updates what the project already owns '
@@ -61,6 +62,7 @@ export function projectsRoutes(app: Api, { store, config }: ApiContext): void {
   }));
 
   app.delete('/v1/projects/:logicalId', {
+    config: { auditVia: 'deploy' },
     schema: {
       operationId: 'destroyProject', tags, summary: 'Destroy a project (checkly destroy)',
       description: 'Deletes every resource the project owns (`preserveResources=true`: keeps them in the account) and the project; '

@@ -4,6 +4,7 @@ import { accountsRoutes } from './accounts-routes.js';
 import { membersRoutes } from './members-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { sessionRoutes } from './session-routes.js';
+import { auditLogRoutes } from './audit-log-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { checkResultsRoutes } from './check-results-routes.js';
 import { checkStatusesRoutes } from './check-statuses-routes.js';
@@ -56,6 +57,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   sessionRoutes,
   membersRoutes,
   peopleRoutes,
+  auditLogRoutes,
   localAdminRoutes,
   catalogRoutes,
   staticIpsRoutes,

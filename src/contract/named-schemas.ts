@@ -30,6 +30,7 @@ import { CHECK_SESSION_VIEW_SCHEMAS } from './check-session-views.js';
 import { ASSET_MANIFEST_VIEW_SCHEMAS } from './asset-manifest-views.js';
 import { TRIGGER_VIEW_SCHEMAS } from './trigger-views.js';
 import { Variable } from './variable-views.js';
+import { AUDIT_LOG_VIEW_SCHEMAS } from './audit-log-views.js';
 
 /** A named list of a named schema: `<name>List`. */
 function listOf(name: string, description: string): JsonSchema {
@@ -60,6 +61,7 @@ export const NAMED_SCHEMAS: JsonSchema[] = [
   ...CHECK_VIEW_SCHEMAS,
   ...CHECK_GROUP_VIEW_SCHEMAS,
   ...ACCOUNT_VIEW_SCHEMAS,
+  ...AUDIT_LOG_VIEW_SCHEMAS,
   ...ALERT_CHANNEL_VIEW_SCHEMAS,
   AlertChannelTestAnswer,
   BulkSubscriptionsAnswer,

@@ -21,6 +21,8 @@ export interface RetentionSettings {
   notificationDays: number;
   /** Finished deployments kept per project, newest first (LOOKOUT_DEPLOYMENTS_KEPT). */
   deploymentsKept: number;
+  /** Audit log entries (LOOKOUT_AUDIT_RETENTION_DAYS). */
+  auditDays: number;
 }
 
 /** Defaults of every setting (README's settings table lists the same). */
@@ -34,6 +36,7 @@ export const DEFAULT_RETENTION: RetentionSettings = {
   errorGroupDays: 90,
   notificationDays: 90,
   deploymentsKept: 100,
+  auditDays: 365,
 };
 
 /** Where each table is cut: rows older than the date go; null keeps them all. */
@@ -46,6 +49,7 @@ export interface RetentionCutoffs {
   testSessions: Date | null;
   errorGroups: Date | null;
   notifications: Date | null;
+  audit: Date | null;
 }
 
 /** Where roll-ups stand: every closed hour (day) before the date is in the hourly (daily) table; null when nothing was rolled up yet. */
@@ -108,6 +112,7 @@ export function retentionCutoffs(settings: RetentionSettings, now: Date, waterma
     testSessions: daysBefore(now, settings.testSessionDays),
     errorGroups: earliest(earliest(daysBefore(now, settings.errorGroupDays), rawResults), daysBefore(now, settings.testSessionDays)),
     notifications: daysBefore(now, settings.notificationDays),
+    audit: daysBefore(now, settings.auditDays),
   };
 }
 

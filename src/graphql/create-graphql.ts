@@ -45,6 +45,7 @@ import { dashboardMutationResolvers } from './resolvers/dashboard-mutation-resol
 import { clientCertificateMutationResolvers } from './resolvers/client-certificate-mutation-resolvers.js';
 import { accountMutationResolvers } from './resolvers/account-mutation-resolvers.js';
 import { apiKeyResolvers } from './resolvers/api-key-resolvers.js';
+import { auditLogResolvers } from './resolvers/audit-log-resolvers.js';
 import { runGroupResolvers } from './resolvers/run-group-resolvers.js';
 import { projectMutationResolvers } from './resolvers/project-mutation-resolvers.js';
 import { testSessionErrorGroupMutationResolvers } from './resolvers/test-session-error-group-mutation-resolvers.js';
@@ -85,7 +86,7 @@ export const CORE_RESOLVERS = [
   dashboardResolvers, dashboardMutationResolvers,
   projectResolvers, publicBadgeResolvers,
   grpcCheckResolvers,
-  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers, apiKeyResolvers, runGroupResolvers, projectMutationResolvers,
+  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers, apiKeyResolvers, auditLogResolvers, runGroupResolvers, projectMutationResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];

@@ -94,7 +94,8 @@ export function createRestClient({ backend: target, budget: defaultBudget, conne
 
   return {
     session(incoming, budget = defaultBudget) {
-      const headers: Record<string, string> = { accept: 'application/json' };
+      // The audit log says a change came through GraphQL, or through the console when the console sent the operation.
+      const headers: Record<string, string> = { accept: 'application/json', 'x-lookout-via': incoming['x-lookout-via'] === 'console' ? 'console' : 'graphql' };
       for (const name of FORWARDED_HEADERS) {
         const value = incoming[name];
         const v = Array.isArray(value) ? value[0] : value;

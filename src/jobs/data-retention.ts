@@ -34,6 +34,7 @@ export interface RetentionReport {
   subscriberNotifications: number;
   maintenanceReminders: number;
   deployments: number;
+  auditLog: number;
   hourlyRollups: number;
   dailyRollups: number;
   assetFiles: number;
@@ -50,7 +51,7 @@ export interface DataRetention {
 
 const emptyReport = (): RetentionReport => ({
   results: 0, testSessions: 0, pings: 0, alerts: 0, errorGroups: 0, subscriberNotifications: 0, maintenanceReminders: 0,
-  deployments: 0, hourlyRollups: 0, dailyRollups: 0, assetFiles: 0, orphanFiles: 0,
+  deployments: 0, auditLog: 0, hourlyRollups: 0, dailyRollups: 0, assetFiles: 0, orphanFiles: 0,
 });
 
 /**
@@ -115,6 +116,7 @@ export function createDataRetention({
       report.maintenanceReminders = await drain(() => retention.deleteMaintenanceReminders(cut.notifications!, batchSize));
     }
     if (settings.deploymentsKept > 0) report.deployments = await drain(() => retention.deleteDeployments(settings.deploymentsKept, batchSize));
+    if (cut.audit) report.auditLog = await drain(() => store.auditLog.deleteOlderThan(cut.audit!, batchSize));
     if (cut.hourlyRollups) report.hourlyRollups = await drain(() => rollups.deleteOlderThan('hourly', cut.hourlyRollups!, batchSize));
     if (cut.dailyRollups) report.dailyRollups = await drain(() => rollups.deleteOlderThan('daily', cut.dailyRollups!, batchSize));
     if (!closed && at.getTime() - lastSweep >= sweepIntervalMs) {

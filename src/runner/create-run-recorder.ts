@@ -12,6 +12,7 @@ import { toResultView } from '../contract/result-view.js';
 import type { Store } from '../store/create-store.js';
 import type { RanOn, RecordRunInput } from './record-run-input.js';
 import { writeRunBatch, type PreparedRun, type RunOutcome } from './write-run-batch.js';
+import { runAsSystem } from '../store/audit-actor-scope.js';
 
 export type { RanOn, RecordRunInput } from './record-run-input.js';
 
@@ -211,7 +212,9 @@ export function createRunRecorder({ store, bus, logger, onRecorded, maxBatch = 2
     if (flushing || waiting.length === 0) return;
     const batch = waiting.slice(0, maxBatch);
     waiting = waiting.slice(batch.length);
-    flushing = write(batch).finally(() => {
+    // The runner's own writes, and what follows from them (alerts, incidents): a batch holds runs of many
+    // callers, and a check's state change is the system's even when somebody asked for the run.
+    flushing = runAsSystem(() => write(batch)).finally(() => {
       flushing = null;
       // What queued while this batch committed has waited a turn (a window) already.
       if (windowMs <= 0 || waiting.length >= maxBatch || waiting.some(isAwaited)) flush();

@@ -5,6 +5,7 @@ import { hashToken, newToken } from '../domain/session-token.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { InvitationRow, MemberRow } from '../store/people-repository.js';
 import type { Store } from '../store/create-store.js';
+import { runAsAuditActor } from '../store/audit-actor-scope.js';
 import { hashPassword } from './password-hash.js';
 import type { SessionMeta, SessionService, StartedSession } from './session-service.js';
 
@@ -166,7 +167,11 @@ export function createMemberService({ store, bus, sessions, publicUrl, sendMail 
      * alone never takes over an existing person. Answers a new session, in the invited account.
      */
     async accept(token: string, input: { userId?: string; name?: string; password?: string }, meta: SessionMeta): Promise<StartedSession> {
-      const accepted = await store.transaction(async (repos) => {
+      const offered = await store.people.findInvitation(hashToken(token));
+      if (!offered) throw notFound('Invitation', 'of this link (it may have expired or been used)');
+      // The link's route is open to everyone: the audit log names the person accepting, not "the system".
+      const actor = { kind: 'user' as const, id: input.userId ?? null, label: offered.email, via: 'rest' as const, ip: meta.ip ?? null };
+      const accepted = await runAsAuditActor(actor, () => store.transaction(async (repos) => {
         const invitation = await repos.people.findInvitation(hashToken(token));
         if (!invitation) throw notFound('Invitation', 'of this link (it may have expired or been used)');
         let person = input.userId ? await repos.people.get(input.userId) : await repos.people.findByEmail(invitation.email);
@@ -187,7 +192,7 @@ export function createMemberService({ store, bus, sessions, publicUrl, sendMail 
         if (!current) await repos.people.upsertMembership(invitation.account_id, person.id, invitation.role);
         await repos.people.markInvitationAccepted(invitation.id);
         return { person, accountId: invitation.account_id };
-      });
+      }));
       await changed(accepted.accountId, accepted.person.id);
       return sessions.start(accepted.person, 'invitation', meta, accepted.accountId);
     },

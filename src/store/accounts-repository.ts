@@ -128,11 +128,12 @@ export function createAccountsRepository(db: Queryable) {
      */
     async findKey(keyHash: string): Promise<KeyOwner | undefined> {
       // A personal key acts with its person's role now; one whose person left the account is unknown.
-      const [row] = await db.query<{ id: string; account_id: string; user_id: string | null; name: string; kind: string; role: Role | null; stale: boolean }>(
-        `SELECT k.id, k.account_id, k.user_id, k.name, k.kind,
+      const [row] = await db.query<{ id: string; account_id: string; user_id: string | null; name: string; kind: string; role: Role | null; email: string | null; stale: boolean }>(
+        `SELECT k.id, k.account_id, k.user_id, k.name, k.kind, u.email,
                 CASE WHEN k.kind = 'personal' THEN m.role ELSE k.role END AS role,
                 (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale
          FROM api_keys k LEFT JOIN memberships m ON m.account_id = k.account_id AND m.user_id = k.user_id
+           LEFT JOIN users u ON u.id = k.user_id
          WHERE k.key_hash = $1 AND (k.expires_at IS NULL OR k.expires_at > now())`,
         [keyHash],
       );
@@ -140,7 +141,8 @@ export function createAccountsRepository(db: Queryable) {
       if (row.stale) await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [row.id]);
       // Service keys of older versions name their account's first user; they act for the account, not as a person.
       const personal = row.kind === 'personal';
-      return { keyId: row.id, accountId: row.account_id, userId: personal ? row.user_id : null, sessionId: null, role: row.role, label: `key ${row.name}` };
+      const label = personal ? `${row.email} (key ${row.name})` : `key ${row.name}`;
+      return { keyId: row.id, accountId: row.account_id, userId: personal ? row.user_id : null, sessionId: null, role: row.role, label };
     },
 
     /** The account's keys, oldest first. */

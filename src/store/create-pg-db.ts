@@ -3,6 +3,8 @@ import pg from 'pg';
 import type { Db, DbSession, Queryable } from './db.js';
 import { createStatisticsRefresher, isWriteCommand } from './create-statistics-refresher.js';
 import { isConnectionError, isRetryableConflict, toStoreError } from './store-error.js';
+import { currentAuditActor } from './audit-actor-scope.js';
+import { isWriteStatement } from './is-write-statement.js';
 
 /** Options of the PostgreSQL connection pool. */
 export interface PgDbOptions {
@@ -99,7 +101,10 @@ export async function createPgDb(options: PgDbOptions): Promise<Db> {
   const pooled = q(pool);
   const root: Queryable = {
     // A statement of its own that deadlocked was rolled back whole: running it again is safe.
-    query: (sql, params) => withConflictRetry(() => pooled.query(sql, params)),
+    // A write made for an audit actor runs in a transaction of its own that names the actor (reads never do).
+    query: (sql, params) => withConflictRetry(() => (currentAuditActor() && isWriteStatement(sql)
+      ? transactOnce((tx) => tx.query(sql, params))
+      : pooled.query(sql, params))),
   };
 
   async function withConflictRetry<T>(work: () => Promise<T>): Promise<T> {
@@ -125,8 +130,11 @@ export async function createPgDb(options: PgDbOptions): Promise<Db> {
       broken = err;
     };
     client.on('error', onError);
+    const actor = currentAuditActor();
     try {
-      await client.query('BEGIN').catch((err: unknown) => Promise.reject(toStoreError(err)));
+      // The audit trigger's actor (migration 035), local to this transaction, in the same round trip as BEGIN.
+      const begin = actor ? `BEGIN; SELECT set_config('lookout.actor', ${client.escapeLiteral(JSON.stringify(actor))}, true)` : 'BEGIN';
+      await client.query(begin).catch((err: unknown) => Promise.reject(toStoreError(err)));
       const result = await fn(q(client));
       await client.query('COMMIT').catch((err: unknown) => Promise.reject(toStoreError(err)));
       return result;

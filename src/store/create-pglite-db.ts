@@ -8,6 +8,8 @@ import { createTurnScheduler, type TurnLease } from './create-turn-scheduler.js'
 import type { Db, Queryable } from './db.js';
 import { toStoreError } from './store-error.js';
 import { isProcessAlive } from './is-process-alive.js';
+import { currentAuditActor, SET_ACTOR_SQL } from './audit-actor-scope.js';
+import { isWriteStatement } from './is-write-statement.js';
 
 const NUMERIC = 1700;
 const { serialize } = protocol;
@@ -177,10 +179,12 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Pgl
     <T>(sql: string, params?: readonly unknown[]) => scheduler.run(() => execute<T>(sql, params, lease !== undefined), lease);
   const root: Queryable = { query: queryIn(undefined) };
 
-  return {
+  const db: PgliteDb = {
     kind: 'pglite',
-    query: root.query,
+    // A write made for an audit actor runs in a transaction of its own that names the actor (reads never do).
+    query: (sql, params) => (currentAuditActor() && isWriteStatement(sql) ? db.transaction((tx) => tx.query(sql, params)) : root.query(sql, params)),
     async transaction(fn) {
+      const actor = currentAuditActor();
       return scheduler.hold(async (lease) => {
         await scheduler.run(() => control(BEGIN, false), lease);
         let done = false;
@@ -192,6 +196,8 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Pgl
           },
         };
         try {
+          // The audit trigger's actor (migration 035), local to this transaction.
+          if (actor) await query(SET_ACTOR_SQL, [JSON.stringify(actor)]);
           const result = await fn(tx);
           done = true;
           const tag = await scheduler.run(() => control(COMMIT, true), lease);
@@ -228,6 +234,7 @@ export async function createPgliteDb(options: PgliteDbOptions = {}): Promise<Pgl
       releaseLock();
     },
   };
+  return db;
 }
 
 /** Whether `dataDir` already holds a cluster (PGlite would refuse to load a template over it). */

@@ -44,12 +44,14 @@ import { createRunJobsRepository } from './run-jobs-repository.js';
 import { createTestSessionsRepository } from './test-sessions-repository.js';
 import { createTestSessionRunResultsRepository } from './test-session-run-results-repository.js';
 import { createSubscriptionsRepository } from './subscriptions-repository.js';
+import { createAuditLogRepository } from './audit-log-repository.js';
 
 /** Every repository, bound to one connection or transaction. */
 export function repositories(q: Queryable) {
   return {
     accounts: createAccountsRepository(q),
     people: createPeopleRepository(q),
+    auditLog: createAuditLogRepository(q),
     results: createResultsRepository(q),
     checkStatuses: createCheckStatusesRepository(q),
     errorGroups: createErrorGroupsRepository(q),

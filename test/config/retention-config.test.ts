@@ -12,9 +12,11 @@ describe('retention settings', () => {
       LOOKOUT_RESULT_RETENTION_DAYS: '7', LOOKOUT_HOURLY_ROLLUP_RETENTION_DAYS: '14', LOOKOUT_DAILY_ROLLUP_RETENTION_DAYS: '0',
       LOOKOUT_PING_RETENTION_DAYS: '1', LOOKOUT_ALERT_RETENTION_DAYS: '2', LOOKOUT_TEST_SESSION_RETENTION_DAYS: '3',
       LOOKOUT_ERROR_GROUP_RETENTION_DAYS: '4', LOOKOUT_NOTIFICATION_RETENTION_DAYS: '5', LOOKOUT_DEPLOYMENTS_KEPT: '6',
+      LOOKOUT_AUDIT_RETENTION_DAYS: '8',
     };
     expect(loadConfig(env).retention).toEqual({
       resultDays: 7, hourlyRollupDays: 14, dailyRollupDays: 0, pingDays: 1, alertDays: 2, testSessionDays: 3, errorGroupDays: 4, notificationDays: 5, deploymentsKept: 6,
+      auditDays: 8,
     });
   });
 

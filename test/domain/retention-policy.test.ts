@@ -13,6 +13,7 @@ describe('retention cutoffs', () => {
     const cut = retentionCutoffs(settings(), now, rolled);
     expect(cut).toMatchObject({
       pings: daysAgo(30), alerts: daysAgo(90), testSessions: daysAgo(30), notifications: daysAgo(90), dailyRollups: daysAgo(730),
+      audit: daysAgo(365),
     });
   });
 

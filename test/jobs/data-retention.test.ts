@@ -239,6 +239,20 @@ describe.each(BACKENDS)('data retention on $name', (backend) => {
     expect(await ids('SELECT id FROM deployments WHERE account_id = $1', [accountId])).toEqual([running, second, newest, other].sort());
   });
 
+  it('deletes audit log entries past their retention, keeping newer ones', async () => {
+    const { accountId, checkId } = await seedCheck(store, 'API');
+    await store.checks.update(accountId, checkId, { name: 'renamed', activated: true, groupId: null, tags: [] });
+    const entries = await ids('SELECT id FROM audit_log WHERE resource_id = $1', [checkId]);
+    expect(entries).toHaveLength(2);
+    await store.db.query('UPDATE audit_log SET at = $2 WHERE id = $1', [entries[0], ago(400)]);
+    await store.db.query('UPDATE audit_log SET at = $2 WHERE id = $1', [entries[1], ago(300)]);
+    const report = await prune({ auditDays: 365 });
+    expect(report.auditLog).toBeGreaterThanOrEqual(1);
+    expect(await ids('SELECT id FROM audit_log WHERE resource_id = $1', [checkId])).toEqual([entries[1]]);
+    await prune({ auditDays: 0 });
+    expect(await ids('SELECT id FROM audit_log WHERE resource_id = $1', [checkId])).toEqual([entries[1]]);
+  });
+
   it('sweeps files no result lists once past the grace period, and leaves young files, listed files and other entries alone', async () => {
     const { result } = await seedCheck(store);
     const listed = await asset(5);

@@ -1,0 +1,46 @@
+import type { AuditLogRow } from '../contract/audit-log-row.js';
+import type { Queryable } from './db.js';
+
+/** What a list of the audit log is narrowed to; absent filters match everything. */
+export interface AuditLogFilter {
+  resourceType?: string;
+  resourceId?: string;
+  actorId?: string;
+  action?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/**
+ * The audit log. Entries are written by the database itself (the trigger of migration 035), never
+ * here: this reads them and prunes them.
+ */
+export function createAuditLogRepository(db: Queryable) {
+  return {
+    /** A page of the account's entries newest first, before entry `beforeId` when given. */
+    list(accountId: string, filter: AuditLogFilter, limit: number, beforeId?: string): Promise<AuditLogRow[]> {
+      // One statement for every combination of filters: a null parameter switches its filter off.
+      return db.query<AuditLogRow>(
+        `SELECT id::text AS id, at, actor_kind, actor_id, actor_label, via, ip, action, resource_type, resource_id, fields
+         FROM audit_log
+         WHERE account_id = $1
+           AND ($2::text IS NULL OR resource_type = $2) AND ($3::text IS NULL OR resource_id = $3)
+           AND ($4::text IS NULL OR actor_id = $4) AND ($5::text IS NULL OR action = $5)
+           AND ($6::timestamptz IS NULL OR at >= $6) AND ($7::timestamptz IS NULL OR at < $7)
+           AND ($8::bigint IS NULL OR id < $8)
+         ORDER BY audit_log.id DESC LIMIT $9`,
+        [accountId, filter.resourceType ?? null, filter.resourceId ?? null, filter.actorId ?? null, filter.action ?? null,
+          filter.from ?? null, filter.to ?? null, beforeId ?? null, limit],
+      );
+    },
+
+    /** Deletes a batch of entries older than `before` (LOOKOUT_AUDIT_RETENTION_DAYS); says how many went. */
+    async deleteOlderThan(before: Date, batchSize: number): Promise<number> {
+      const rows = await db.query(
+        'DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log WHERE at < $1 ORDER BY at LIMIT $2) RETURNING 1',
+        [before, batchSize],
+      );
+      return rows.length;
+    },
+  };
+}
