@@ -91,17 +91,24 @@ new ApiCheck('payments-api', { name: 'Payments API', request: { url: '${target.h
     expect((await server.b.request('GET', assets[1]!.url)).status).toBe(404);
   });
 
-  it('account plan shows the plan, every check type enabled, and members the account\'s owner', async () => {
+  it('account plan shows the plan, every check type enabled, and members the account\'s people with their roles', async () => {
     const plan = await cli(['account', 'plan', '-o', 'json']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     const body = JSON.parse(plan.stdout);
     expect(body.entitlements).toContainEqual(expect.objectContaining({ key: 'API_CHECKS', enabled: true, type: 'flag' }));
     expect(body.locations.all.length).toBeGreaterThan(0);
     expect((await cli(['account', 'plan'])).code).toBe(0);
+    const invited = await server.a.request('POST', '/v1/accounts/me/invitations', { email: 'viewer@example.com', role: 'READ_ONLY' });
+    const accepted = await server.raw('POST', `/v1/invitations/${invited.body.link.split('/').at(-1)}/accept`, {
+      body: JSON.stringify({ name: 'Viewer', password: 'a long enough password' }), headers: { 'content-type': 'application/json' },
+    });
+    expect(accepted.status).toBe(200);
     const members = await cli(['members']);
     expect(members.code, members.stdout + members.stderr).toBe(0);
-    expect(members.stdout).toContain('admin@localhost');
+    expect(members.stdout).toContain('owner@localhost');
     expect(members.stdout).toMatch(/owner/i);
+    expect(members.stdout).toContain('viewer@example.com');
+    expect(members.stdout).toMatch(/read.?only/i);
   });
 
   it('checks run runs a deployed check now and waits for its result; none matching exits 1', async () => {

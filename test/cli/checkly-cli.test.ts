@@ -128,6 +128,22 @@ describe.concurrent('the checkly CLI against Lookout', () => {
     expect(r.stdout).toContain(`You are currently on account "Default account" (${server.a.accountId}) as Admin.`);
   });
 
+  it('whoami with a personal key names the person it acts as', async ({ expect }) => {
+    const invited = await server.a.request('POST', '/v1/accounts/me/invitations', { email: 'ada@example.com', role: 'READ_RUN' });
+    const accepted = await server.raw('POST', `/v1/invitations/${invited.body.link.split('/').at(-1)}/accept`, {
+      body: JSON.stringify({ name: 'Ada Lovelace', password: 'a long enough password' }), headers: { 'content-type': 'application/json' },
+    });
+    const cookie = (accepted.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const made = await server.raw('POST', '/v1/accounts/me/api-keys', {
+      body: JSON.stringify({ name: 'ada laptop', kind: 'personal' }),
+      headers: { 'content-type': 'application/json', cookie, 'x-lookout-csrf': accepted.body.csrfToken },
+    });
+    expect(made.status, made.text).toBe(201);
+    const r = await cli(['whoami'], { client: { ...server.a, apiKey: made.body.key } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`You are currently on account "Default account" (${server.a.accountId}) as Ada Lovelace.`);
+  });
+
   it('checks list shows every check with its type, frequency, tags and id, and the total', async ({ expect }) => {
     const r = await cli(['checks', 'list']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
