@@ -77,6 +77,13 @@ describe('README examples', () => {
     expect(status).toEqual(expect.objectContaining({ checkId: runAnswer.checkId, hasFailures: false, hasErrors: false }));
   });
 
+  it('makes a Read Only key that reads and is refused a write, as the API keys example says', async () => {
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', asRun(example('read-only-key'))], { cwd: ROOT });
+    const [read, refusal] = stdout.trim().split('\n');
+    expect(read).toBe('200');
+    expect(JSON.parse(refusal!)).toMatchObject({ statusCode: 403, attributes: { code: 'ROLE_FORBIDS', role: 'READ_ONLY', permission: 'write' } });
+  });
+
   it('answers the GraphQL example over HTTP with data and no errors', async () => {
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', `export LOOKOUT_KEY=${s.a.apiKey}\n${asRun(example('graphql-http'))}`], { cwd: ROOT });
     const answer = JSON.parse(stdout);
