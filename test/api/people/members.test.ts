@@ -183,4 +183,11 @@ describe('members, invitations and roles', () => {
     ]);
     expect(JSON.stringify(await s.lookout.store.db.query('SELECT * FROM audit_log'))).not.toMatch(/token_hash|[A-Za-z0-9_-]{43}/);
   });
+
+  it('lets the account\'s last key go once an owner can sign in: the account stays reachable', async () => {
+    const keys = (await owner.request('GET', '/v1/accounts/me/api-keys')).body as Array<{ id: string }>;
+    for (const key of keys) expect((await owner.request('DELETE', `/v1/accounts/me/api-keys/${key.id}`)).status).toBe(204);
+    expect((await owner.request('GET', '/v1/accounts/me/api-keys')).body).toEqual([]);
+    expect((await owner.request('GET', '/v1/checks')).status).toBe(200);
+  });
 });
