@@ -66,7 +66,7 @@ export function createAuthenticator(store: Store, bus?: EventBus): Authenticator
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new LookoutError('UNAUTHENTICATED', 'Malformed Authorization header: expected "Bearer <API key>"');
     const found = await keyOwner(hashApiKey(match[1]!));
-    if (!found) throw new LookoutError('UNAUTHENTICATED', 'Unknown or expired API key');
+    if (!found) throw new LookoutError('UNAUTHENTICATED', 'Unknown API key (revoked, expired or never made)');
     const asked = requestedAccount(req);
     if (asked !== undefined && asked !== found.accountId) {
       throw new LookoutError('FORBIDDEN', `This API key does not give access to account "${asked}"`);

@@ -67,8 +67,16 @@ export function attachGraphqlSubscriptions({ app, schema, bus, config, logger, c
     const closed = server.closeWhere((headers) => bearerHash(headers.authorization) === event.keyHash);
     if (closed > 0) logger.info({ accountId: event.accountId, keyId: event.keyId, sockets: closed }, 'graphql-ws sockets of a revoked API key closed');
   });
-  // A changed role or an ended session is asked again on the next connection, not served from the cache.
-  const unsubscribeAccess = bus.subscribe('accessChanged', () => authenticate.forgetAll());
+  // A member who left or a session that ended stops receiving at once: every socket of the account
+  // (every socket, for ended sessions) is asked again, with nothing served from the cache. A check
+  // that fails to answer keeps the socket: the next change, or its reconnection, decides.
+  const unsubscribeAccess = bus.subscribe('accessChanged', (event) => {
+    authenticate.forgetAll();
+    void server.recheck(async (headers) => (await authenticate({ ...headers })) !== null, event.sessionIds.length > 0 ? null : event.accountId)
+      .then((closed) => {
+        if (closed > 0) logger.info({ accountId: event.accountId, userId: event.userId, sockets: closed }, 'graphql-ws sockets whose access ended closed');
+      });
+  });
   // Before the HTTP server closes: it would otherwise wait on upgraded sockets.
   app.addHook('preClose', async () => {
     unsubscribe();

@@ -81,6 +81,12 @@ export interface SubscriptionServer {
    * pass `test`: a revoked key's sockets end at once. Answers how many it closed.
    */
   closeWhere(test: (headers: Readonly<Record<string, string>>) => boolean): number;
+  /**
+   * Asks `accept` again about every open socket (of `accountId`, when given) and closes with 4403
+   * those it now refuses: a member who left, or a session that ended, stops receiving at once.
+   * Answers how many it closed.
+   */
+  recheck(accept: (headers: Readonly<Record<string, string>>) => Promise<boolean>, accountId?: string | null): Promise<number>;
   /** Closes every socket (1001 "Going away") and stops accepting upgrades. */
   close(): Promise<void>;
 }
@@ -345,6 +351,18 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           closedSockets++;
         }
       }
+      return closedSockets;
+    },
+    async recheck(accept, accountId) {
+      const open = [...slices].flatMap((slice) => [...slice]).filter((state) =>
+        state.accountId !== null && (accountId == null || state.accountId === accountId) && state.socket.readyState === state.socket.OPEN);
+      const verdicts = await Promise.all(open.map((state) => accept(state.headers).catch(() => true)));
+      let closedSockets = 0;
+      open.forEach((state, i) => {
+        if (verdicts[i] || state.socket.readyState !== state.socket.OPEN) return;
+        state.socket.close(CloseCode.Forbidden, 'Forbidden: access was withdrawn');
+        closedSockets++;
+      });
       return closedSockets;
     },
     async close() {
