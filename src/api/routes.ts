@@ -4,6 +4,7 @@ import { accountsRoutes } from './accounts-routes.js';
 import { membersRoutes } from './members-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { sessionRoutes } from './session-routes.js';
+import { ssoRoutes } from './sso-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { checkResultsRoutes } from './check-results-routes.js';
 import { checkStatusesRoutes } from './check-statuses-routes.js';
@@ -54,6 +55,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   agentsRoutes,
   accountsRoutes,
   sessionRoutes,
+  ssoRoutes,
   membersRoutes,
   peopleRoutes,
   localAdminRoutes,
