@@ -1,4 +1,5 @@
 import { passwordIssues } from './domain/password-issues.js';
+import { parseOidcRoleMap, type OidcRoleMap } from './domain/oidc-role-map.js';
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -116,6 +117,66 @@ export interface Config {
   trustProxy: TrustProxy;
   /** How the runner isolates the code checks bring (scripts, setup and teardown); see SandboxSettings. */
   sandbox: SandboxSettings;
+  /** Single sign-on with OpenID Connect (`LOOKOUT_OIDC_*`); null when LOOKOUT_OIDC_ISSUER is unset. */
+  oidc: OidcSettings | null;
+}
+
+/** Sign-in through an OpenID provider (README, "Single sign-on (OpenID Connect)"). */
+export interface OidcSettings {
+  /** The provider's issuer URL (`LOOKOUT_OIDC_ISSUER`); its `/.well-known/openid-configuration` is read from there. */
+  issuer: string;
+  /** This server's client id at the provider (`LOOKOUT_OIDC_CLIENT_ID`). */
+  clientId: string;
+  /** The client secret (`LOOKOUT_OIDC_CLIENT_SECRET`); null for a public client, which proves itself with PKCE only. A secret: never logged. */
+  clientSecret: string | null;
+  /** The words of the console's sign-in button (`LOOKOUT_OIDC_NAME`, default "single sign-on"). */
+  name: string;
+  /** Scopes asked for (`LOOKOUT_OIDC_SCOPES`, default `openid email profile`; `openid` is always among them). */
+  scopes: string[];
+  /** The claim whose values the role map reads (`LOOKOUT_OIDC_ROLES_CLAIM`, default `lookout_roles`; a dotted path reaches into objects). */
+  rolesClaim: string;
+  /** Claim values to accounts and roles (`LOOKOUT_OIDC_ROLE_MAP`). */
+  roleMap: OidcRoleMap;
+}
+
+/**
+ * The single sign-on settings: none without LOOKOUT_OIDC_ISSUER; with it, a client id and a role
+ * map are needed too (without a map nobody could sign in), and other LOOKOUT_OIDC_* settings
+ * without an issuer are refused: they would look configured and never work.
+ */
+export function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
+  const issuer = env.LOOKOUT_OIDC_ISSUER?.trim();
+  if (!issuer) {
+    const stray = Object.keys(env).filter((k) => k.startsWith('LOOKOUT_OIDC_') && env[k]).sort();
+    if (stray.length > 0) throw new Error(`${stray.join(', ')} need${stray.length === 1 ? 's' : ''} LOOKOUT_OIDC_ISSUER (the OpenID provider's issuer URL)`);
+    return null;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(issuer);
+  } catch {
+    throw new Error(`LOOKOUT_OIDC_ISSUER must be the provider's issuer URL, such as https://keycloak.example.com/realms/main, got "${issuer}"`);
+  }
+  if (!/^https?:$/.test(parsed.protocol) || parsed.search || parsed.hash) {
+    throw new Error(`LOOKOUT_OIDC_ISSUER must be an https (or http) URL without query or fragment, got "${issuer}"`);
+  }
+  const clientId = env.LOOKOUT_OIDC_CLIENT_ID?.trim();
+  if (!clientId) throw new Error('LOOKOUT_OIDC_ISSUER needs LOOKOUT_OIDC_CLIENT_ID (this server\'s client id at the provider)');
+  if (!env.LOOKOUT_OIDC_ROLE_MAP?.trim()) {
+    throw new Error('LOOKOUT_OIDC_ISSUER needs LOOKOUT_OIDC_ROLE_MAP (which claim values give which role in which account): without it nobody could sign in');
+  }
+  const scopes = list(env.LOOKOUT_OIDC_SCOPES) ?? ['openid', 'email', 'profile'];
+  if (!scopes.includes('openid')) scopes.unshift('openid');
+  const rolesClaim = env.LOOKOUT_OIDC_ROLES_CLAIM?.trim() || 'lookout_roles';
+  return {
+    issuer,
+    clientId,
+    clientSecret: env.LOOKOUT_OIDC_CLIENT_SECRET || null,
+    name: env.LOOKOUT_OIDC_NAME?.trim() || 'single sign-on',
+    scopes,
+    rolesClaim,
+    roleMap: parseOidcRoleMap(env.LOOKOUT_OIDC_ROLE_MAP),
+  };
 }
 
 /**
@@ -427,6 +488,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: token('LOOKOUT_METRICS_TOKEN', env.LOOKOUT_METRICS_TOKEN),
     trustProxy: trustProxy('LOOKOUT_TRUST_PROXY', env.LOOKOUT_TRUST_PROXY),
     sandbox: sandboxSettings(env),
+    oidc: oidcSettings(env),
   };
 }
 

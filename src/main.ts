@@ -178,6 +178,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     agentSweep.unref();
     // Runner processes compete for the schedule's leadership once listening (see listen()).
     let election: LeaderElection | undefined;
+    const servesApi = config.role !== 'runner';
     const context: ApiContext = {
       processStatus: () => ({
         role: config.role === 'runner' ? 'runner' : config.runnerEnabled ? 'all' : 'api',
@@ -203,7 +204,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       dashboardPages: createDashboardPageService({ store }),
       publicStatusPages: createPublicStatusPageService({ store, bus }),
       ...createPeopleServices({
-        store, bus, logger, publicUrl: config.publicUrl,
+        store, bus, logger, publicUrl: config.publicUrl, oidc: servesApi && config.oidc ? config.oidc : undefined,
         smtp: config.smtpUrl ? { smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, timeoutMs: config.alertTimeoutMs } : undefined,
       }),
       mqttSessionStream,
@@ -219,7 +220,6 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
     progress.step('building the REST API and the GraphQL schema');
     const app = await createApi({ context, logger });
     observeHttpRequests(app, metrics);
-    const servesApi = config.role !== 'runner';
     if (servesApi) mqtt.attach(app.server);
     // Before the HTTP server closes: it would otherwise wait on the upgraded sockets.
     app.addHook('preClose', async () => {
@@ -320,6 +320,7 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
         removeServerFile();
         // Stop taking requests, then stop planning runs and let the ones in flight finish.
         await app.close();
+        context.sso?.close();
         clearInterval(agentSweep);
         // Giving the leadership up stops scheduling and alerting; a standby takes over at once.
         await election?.close();

@@ -51,6 +51,8 @@ export interface ApiContext {
   members: import('../service/member-service.js').MemberService;
   /** A person's own password and second factor, and password resets. */
   people: import('../service/person-service.js').PersonService;
+  /** Single sign-on with OpenID Connect (absent when LOOKOUT_OIDC_ISSUER is unset, and in runner-only processes). */
+  sso?: import('../service/oidc-sign-in-service.js').OidcSignInService;
   /** This instance's Prometheus metrics (`GET /metrics`). */
   metrics: Metrics;
   /** Publishes CLI-started test sessions' progress over MQTT (absent: no live stream). */

@@ -5,6 +5,7 @@ import { membersRoutes } from './members-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { auditLogRoutes } from './audit-log-routes.js';
+import { ssoRoutes } from './sso-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { checkResultsRoutes } from './check-results-routes.js';
 import { checkStatusesRoutes } from './check-statuses-routes.js';
@@ -55,6 +56,7 @@ export const ROUTE_MODULES: Array<(app: Api, ctx: ApiContext) => void> = [
   agentsRoutes,
   accountsRoutes,
   sessionRoutes,
+  ssoRoutes,
   membersRoutes,
   peopleRoutes,
   auditLogRoutes,

@@ -68,3 +68,20 @@ export const ResetRequest = Type.Object({ email: Email }, { additionalProperties
 export const ResetPassword = Type.Object({ password: Password }, { additionalProperties: false });
 
 export const ApiKeyIdParams = Type.Object({ keyId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+
+/**
+ * Query of `GET /v1/sso/oidc/start`: where to land once signed in. Any value is taken (a browser
+ * follows this link: a 400 would strand the person); one that is not a local path lands on `/`.
+ */
+export const SsoStartQuery = Type.Object({ returnTo: Type.Optional(Type.String()) });
+
+/**
+ * Query of `GET /v1/sso/oidc/callback`, as the provider sends it: `code` and `state`, or `error`;
+ * providers add more (`iss`, `session_state`), so other keys are accepted.
+ */
+export const SsoCallbackQuery = Type.Object({
+  code: Type.Optional(Type.String()),
+  state: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+  error_description: Type.Optional(Type.String()),
+});

@@ -1,5 +1,6 @@
 import { createAccountsRepository } from './accounts-repository.js';
 import { createPeopleRepository } from './people-repository.js';
+import { createSsoLoginsRepository } from './sso-logins-repository.js';
 import { createAgentsRepository } from './agents-repository.js';
 import { createAnalyticsRepository } from './analytics-repository.js';
 import { createCheckStatusesRepository } from './check-statuses-repository.js';
@@ -52,6 +53,7 @@ export function repositories(q: Queryable) {
     accounts: createAccountsRepository(q),
     people: createPeopleRepository(q),
     auditLog: createAuditLogRepository(q),
+    ssoLogins: createSsoLoginsRepository(q),
     results: createResultsRepository(q),
     checkStatuses: createCheckStatusesRepository(q),
     errorGroups: createErrorGroupsRepository(q),

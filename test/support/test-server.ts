@@ -83,7 +83,7 @@ export function graphqlTransport(value = process.env.LOOKOUT_TEST_GRAPHQL_TRANSP
 }
 
 /** A loopback port nothing listens on right now (the server's own URL must be known before it starts). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => probe.once('listening', resolve));
   const { port } = probe.address() as { port: number };

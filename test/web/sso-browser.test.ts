@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { oidcSettings } from '../../src/config.js';
+import { CONSOLE_SKIP_REASON as skipReason, launchConsoleTab, saveConsoleShot } from '../support/console-browser.js';
+import { startOidcProvider, type OidcTestProvider } from '../support/oidc-provider.js';
+import { freePort, startTestServer, type TestServer } from '../support/test-server.js';
+
+if (skipReason) console.warn(`sso-browser.test.ts: skipping the single sign-on browser test, ${skipReason}`);
+
+const TEAM = '0b7a4a0e-5f7c-4a51-9d3b-2a2f3a1e0101';
+
+describe.skipIf(Boolean(skipReason))(`single sign-on in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  let provider: OidcTestProvider;
+  let s: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let tab: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    provider = await startOidcProvider({ redirectUri: `http://127.0.0.1:${port}/v1/sso/oidc/callback` });
+    s = await startTestServer({
+      config: {
+        port, publicUrl: `http://127.0.0.1:${port}`,
+        oidc: oidcSettings({
+          LOOKOUT_OIDC_ISSUER: provider.issuer, LOOKOUT_OIDC_CLIENT_ID: provider.clientId, LOOKOUT_OIDC_CLIENT_SECRET: provider.clientSecret!,
+          LOOKOUT_OIDC_ROLE_MAP: `/lookout/ops=${TEAM}:READ_WRITE`,
+        }),
+      },
+    });
+    await s.lookout.store.accounts.create({ id: TEAM, name: 'Ops team' });
+    provider.setPerson('grace', { email: 'grace@example.test', email_verified: true, name: 'Grace', lookout_roles: ['/lookout/ops'] });
+    ({ browser, context, tab } = await launchConsoleTab(pageErrors));
+    // The provider's development pages load a web font; nothing here may reach the internet.
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    tab.setDefaultTimeout(15_000);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await s?.close();
+    await provider?.close();
+  });
+
+  it("signs in through the provider's login and consent pages and lands on the console, signed in", async () => {
+    // The console's sign-in page offers the button once it reads GET /v1/sso; the link it follows is this one.
+    await tab.goto(`${s.url}/v1/sso/oidc/start?returnTo=${encodeURIComponent('/')}`, { waitUntil: 'domcontentloaded' });
+    expect(tab.url().startsWith(provider.issuer)).toBe(true);
+    await tab.locator('input[name="login"]').fill('grace');
+    await tab.locator('input[name="password"]').fill('any password');
+    await saveConsoleShot(tab, 'sso-provider-login');
+    await tab.getByRole('button', { name: 'Sign-in' }).click();
+    await tab.getByRole('button', { name: 'Continue' }).click();
+    await tab.waitForURL(`${s.url}/`, { waitUntil: 'domcontentloaded' });
+
+    const session = await tab.evaluate(async () => {
+      const res = await fetch('/v1/session');
+      return { status: res.status, body: await res.json() as { user: { email: string }; role: string; accountId: string } };
+    });
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ user: { email: 'grace@example.test' }, role: 'READ_WRITE', accountId: TEAM });
+    const cookies = await context.cookies(s.url);
+    expect(cookies.find((c) => c.name === 'lookout_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(cookies.find((c) => c.name === 'lookout_sso')).toBeUndefined();
+    // The console of this branch still signs in with API keys only (the session-aware console is built
+    // beside it), so the page's own request is the proof the browser is signed in.
+    await saveConsoleShot(tab, 'sso-landed');
+    expect(pageErrors).toEqual([]);
+  });
+});
