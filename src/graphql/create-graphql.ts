@@ -46,6 +46,7 @@ import { clientCertificateMutationResolvers } from './resolvers/client-certifica
 import { accountMutationResolvers } from './resolvers/account-mutation-resolvers.js';
 import { apiKeyResolvers } from './resolvers/api-key-resolvers.js';
 import { auditLogResolvers } from './resolvers/audit-log-resolvers.js';
+import { memberResolvers } from './resolvers/member-resolvers.js';
 import { runGroupResolvers } from './resolvers/run-group-resolvers.js';
 import { projectMutationResolvers } from './resolvers/project-mutation-resolvers.js';
 import { testSessionErrorGroupMutationResolvers } from './resolvers/test-session-error-group-mutation-resolvers.js';
@@ -86,7 +87,7 @@ export const CORE_RESOLVERS = [
   dashboardResolvers, dashboardMutationResolvers,
   projectResolvers, publicBadgeResolvers,
   grpcCheckResolvers,
-  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers, apiKeyResolvers, auditLogResolvers, runGroupResolvers, projectMutationResolvers,
+  clientCertificateMutationResolvers, testSessionErrorGroupMutationResolvers, accountMutationResolvers, apiKeyResolvers, auditLogResolvers, memberResolvers, runGroupResolvers, projectMutationResolvers,
   // The event types are part of the schema whether or not this process serves subscriptions.
   subscriptionEventResolvers,
 ] as unknown as ResolverMap[];

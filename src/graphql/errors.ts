@@ -45,6 +45,8 @@ export class RestError extends GraphQLError {
     const restMessage = typeof body?.message === 'string' ? truncate(body.message, MAX_MESSAGE_CHARS) : undefined;
     const message = code === 'BACKEND_UNAVAILABLE' ? 'The REST backend is unavailable' : restMessage ?? `REST call failed with status ${status}`;
     const extensions: Record<string, unknown> = { code };
+    const reason = refusalReasonOf(status, body);
+    if (reason) extensions.reason = reason;
     if ((code === 'RATE_LIMITED' || code === 'DATABASE_UNAVAILABLE') && retryAfter !== undefined) extensions.retryAfter = retryAfter;
     const { issues, omitted } = code === 'BAD_USER_INPUT' ? validationIssues(body, maxIssues) : { issues: [], omitted: 0 };
     if (code === 'BAD_USER_INPUT' && body?.validation) {
@@ -57,6 +59,20 @@ export class RestError extends GraphQLError {
     this.issues = issues;
     this.omitted = omitted;
   }
+}
+
+/** REST refusals whose own code (`attributes.code`) a caller acts on: 403, 404 and 409. */
+const REASONED_STATUSES = new Set([403, 404, 409]);
+
+/**
+ * REST's own code of a refusal (`LAST_OWNER`, `ALREADY_MEMBER`, `ROLE_FORBIDS`, …), kept as
+ * `extensions.reason`: `extensions.code` only says CONFLICT or FORBIDDEN, and a client must tell
+ * "make someone else owner first" from "already a member" without parsing messages. Only short
+ * upper-case codes pass, so nothing but REST's declared codes reaches the caller.
+ */
+function refusalReasonOf(status: number, body: RestErrorBody | undefined): string | undefined {
+  const code = body?.attributes?.code;
+  return REASONED_STATUSES.has(status) && typeof code === 'string' && /^[A-Z][A-Z_]{0,63}$/.test(code) ? code : undefined;
 }
 
 /** The store's own code of a 503 (database away) or 507 (disk full), as the REST body's attributes carry it. */

@@ -41,6 +41,15 @@ export type RestCheckGroup = Schemas['CheckGroup'];
 /** `GET /v1/accounts/me`. */
 export type RestAccount = Schemas['Account'];
 
+/** The caller's role and identity (`GET /v1/accounts/me/access`). */
+export type RestAccess = Schemas['Access'];
+
+/** A member or an open invitation (`GET /v1/accounts/me/members`): `type` says which. */
+export type RestAccountMember = Schemas['AccountMember'];
+
+/** An API key as listed: `kind` in lower case, as REST writes it. */
+export type RestApiKey = Schemas['ApiKey'];
+
 /** An entry of `GET /v1/locations`. */
 export type RestLocation = Schemas['Location'];
 

@@ -176,4 +176,13 @@ describe('the GraphQL error formatter', () => {
     const formatted = { message: err.message, extensions: err.extensions };
     expect(format(formatted, located(err))).toBe(formatted);
   });
+
+  it.each([
+    [409, 'LAST_OWNER', 'LAST_OWNER'], [403, 'ROLE_FORBIDS', 'ROLE_FORBIDS'], [404, 'NOT_A_MEMBER', 'NOT_A_MEMBER'],
+    // Only refusals a caller acts on, and only codes shaped like REST's declared ones.
+    [400, 'SOMETHING', undefined], [500, 'INTERNAL', undefined], [409, 'not a code', undefined], [409, 42, undefined],
+  ])("keeps REST %i's attributes.code %j as extensions.reason: %j", (status, attributeCode, reason) => {
+    const err = new RestError(status, { statusCode: status, error: 'x', message: 'REST says no', attributes: { code: attributeCode } });
+    expect(err.extensions.reason).toBe(reason);
+  });
 });

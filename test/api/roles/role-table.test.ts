@@ -40,6 +40,8 @@ const GRAPHQL_NEEDS: Record<string, Need> = {
   runCheck: 'run', runGroup: 'run', triggerTestSession: 'run', cancelTestSession: 'run',
   // A service key acts for no person, so the key it makes is a service key too: managers only.
   updateAccountSettings: 'manage', createApiKey: 'manage', revokeApiKey: 'self',
+  // The account's people: Admin, like their REST routes.
+  updateMemberRole: 'manage', removeMember: 'manage', createMemberResetLink: 'manage', inviteMember: 'manage', revokeInvitation: 'manage',
 };
 
 /**
