@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { hashApiKey } from '../domain/api-key.js';
 import { isSameSecret } from '../domain/is-same-secret.js';
+import { isUuid } from '../domain/is-uuid.js';
 import { LookoutError } from '../domain/lookout-error.js';
 import type { Principal } from '../domain/principal.js';
 import { CSRF_HEADER, SESSION_COOKIE, hashToken } from '../domain/session-token.js';
@@ -15,6 +16,8 @@ export type { Principal };
 const CACHE_TTL_MS = 10_000;
 const CACHE_MAX = 10_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** A UUID no account has: what a malformed account header is looked up as. */
+const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 /** Checks a request's key or session; `forget` drops a revoked key's cached look-up, `close` stops listening for revocations. */
 export type Authenticator = ((req: FastifyRequest) => Promise<Principal>) & { forget(keyHash: string): void; close(): void };
@@ -75,7 +78,9 @@ export function createAuthenticator(store: Store, bus?: EventBus): Authenticator
   }
 
   async function bySession(req: FastifyRequest, token: string): Promise<Principal> {
-    const session = await store.people.findSession(hashToken(token));
+    const asked = requestedAccount(req);
+    // An account header that is no UUID names no account the person could belong to.
+    const session = await store.sessions.findWithAccess(hashToken(token), asked !== undefined && isUuid(asked) ? asked : asked === undefined ? null : NO_ACCOUNT);
     if (!session) throw new LookoutError('UNAUTHENTICATED', 'Your session has ended: sign in again', { attributes: { code: 'SESSION_ENDED' } });
     const csrf = req.headers[CSRF_HEADER];
     // A token sent on a read is checked too: graphql-ws sockets prove theirs that way.
@@ -84,11 +89,10 @@ export function createAuthenticator(store: Store, bus?: EventBus): Authenticator
         throw new LookoutError('FORBIDDEN', `A signed-in write must carry the session's ${CSRF_HEADER} header`, { attributes: { code: 'CSRF' } });
       }
     }
-    const accountId = requestedAccount(req) ?? session.account_id;
+    const accountId = session.access_account_id;
     if (!accountId) throw new LookoutError('FORBIDDEN', 'You belong to no account yet: ask an admin for an invitation', { attributes: { code: 'NO_ACCOUNT' } });
-    const [membership, person] = await Promise.all([store.people.membership(accountId, session.user_id), store.people.get(session.user_id)]);
-    if (!membership || !person) throw new LookoutError('FORBIDDEN', `You are not a member of account "${accountId}"`);
-    return { accountId, role: membership.role, userId: session.user_id, keyId: null, sessionId: session.id, label: person.email };
+    if (!session.role) throw new LookoutError('FORBIDDEN', `You are not a member of account "${asked ?? accountId}"`);
+    return { accountId, role: session.role, userId: session.user_id, keyId: null, sessionId: session.id, label: session.email };
   }
 
   const authenticate = async (req: FastifyRequest): Promise<Principal> => {

@@ -3,9 +3,9 @@ import type { Principal } from '../domain/principal.js';
 import { ROLE_NAMES, canGrant, type Role } from '../domain/roles.js';
 import { hashToken, newToken } from '../domain/session-token.js';
 import type { EventBus } from '../events/event-bus.js';
-import type { InvitationRow, MemberRow } from '../store/people-repository.js';
 import type { Store } from '../store/create-store.js';
 import { runAsAuditActor } from '../store/audit-actor-scope.js';
+import { listMembers, toInvitationView, toMemberView, type MemberQuery } from './list-members.js';
 import { hashPassword } from './password-hash.js';
 import type { SessionMeta, SessionService, StartedSession } from './session-service.js';
 
@@ -13,25 +13,6 @@ import type { SessionMeta, SessionService, StartedSession } from './session-serv
 export const INVITATION_DAYS = 7;
 /** How long a password-reset link stays good. */
 export const RESET_HOURS = 24;
-
-/** A member as `GET /v1/accounts/me/members` shows it (the checkly CLI's `members` command reads this). */
-export function toMemberView(row: MemberRow) {
-  return {
-    type: 'member' as const, accountId: row.account_id, userId: row.user_id, name: row.name, email: row.email, role: row.role,
-    status: 'ACTIVE' as const, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
-    isSupportMembership: false, ssoEnabled: row.oidc_subject !== null, mfaEnabled: row.totp_enabled,
-  };
-}
-
-/** An open invitation as member lists and invitation lists show it (never its token). */
-export function toInvitationView(row: InvitationRow, now = new Date()) {
-  return {
-    type: 'invite' as const, id: row.id, accountId: row.account_id, userId: null, name: null, email: row.email, role: row.role,
-    status: row.expires_at > now ? 'PENDING' as const : 'EXPIRED' as const,
-    createdAt: row.created_at.toISOString(), updatedAt: row.created_at.toISOString(), expiresAt: row.expires_at.toISOString(),
-    isSupportMembership: false, ssoEnabled: false, mfaEnabled: false,
-  };
-}
 
 /** A mail to a person (invitation, password reset); false when it could not be sent. */
 export type SendPersonMail = (mail: { to: string; subject: string; text: string }) => Promise<boolean>;
@@ -70,25 +51,8 @@ export function createMemberService({ store, bus, sessions, publicUrl, sendMail 
   const changed = (accountId: string, userId: string) => bus.publish({ type: 'accessChanged', accountId, userId, sessionIds: [] });
 
   return {
-    /** Members and open invitations, filtered like the hosted list; `nextId` is the last id of the previous page. */
-    async list(principal: Principal, query: { search?: string; type?: string; role?: string; status?: string; limit?: number; nextId?: string }) {
-      const term = query.search?.toLowerCase();
-      const rows = [
-        ...(await store.people.members(principal.accountId)).map(toMemberView),
-        ...(await store.people.invitations(principal.accountId)).map((row) => toInvitationView(row)),
-      ];
-      const all = rows.filter((m) =>
-        (!term || m.email.toLowerCase().includes(term) || (m.name ?? '').toLowerCase().includes(term))
-        && (!query.type || query.type === m.type) && (!query.role || query.role === m.role) && (!query.status || query.status === m.status));
-      const idOf = (m: (typeof all)[number]) => (m.type === 'member' ? m.userId : m.id);
-      const start = query.nextId ? all.findIndex((m) => idOf(m) === query.nextId) + 1 : 0;
-      if (query.nextId && start === 0) {
-        throw new LookoutError('VALIDATION', '"nextId" is not a cursor of this list', { issues: [{ key: 'nextId', message: 'is unknown' }], source: 'query' });
-      }
-      const limit = query.limit ?? 50;
-      const page = all.slice(start, start + limit);
-      return { members: page, length: page.length, nextId: start + limit < all.length ? idOf(page.at(-1)!) : null };
-    },
+    /** Members and open invitations, filtered like the hosted list (the checkly CLI's `members` flags). */
+    list: (principal: Principal, query: MemberQuery) => listMembers(store, principal.accountId, query),
 
     /** Changes a member's role; the account's last owner stays an owner (409 LAST_OWNER). */
     async setRole(principal: Principal, userId: string, role: Role) {
@@ -126,7 +90,7 @@ export function createMemberService({ store, bus, sessions, publicUrl, sendMail 
         throw new LookoutError('CONFLICT', `${email} is already a member`, { attributes: { code: 'ALREADY_MEMBER' } });
       }
       const token = newToken();
-      const row = await store.people.createInvitation({
+      const row = await store.invitations.createInvitation({
         accountId: principal.accountId, email, role: input.role, tokenHash: hashToken(token), invitedBy: principal.userId,
         expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
       });
@@ -143,19 +107,19 @@ export function createMemberService({ store, bus, sessions, publicUrl, sendMail 
     },
 
     async invitations(principal: Principal) {
-      return (await store.people.invitations(principal.accountId)).map((row) => toInvitationView(row));
+      return (await store.invitations.invitations(principal.accountId)).map((row) => toInvitationView(row));
     },
 
     async revokeInvitation(principal: Principal, id: string): Promise<void> {
-      const open = (await store.people.invitations(principal.accountId)).find((i) => i.id === id);
+      const open = (await store.invitations.invitations(principal.accountId)).find((i) => i.id === id);
       if (!open) throw notFound('Invitation', id);
       mayChange(principal, open.role);
-      await store.people.deleteInvitation(principal.accountId, id);
+      await store.invitations.deleteInvitation(principal.accountId, id);
     },
 
     /** What an invitation link offers, for the page that accepts it. */
     async describeInvitation(token: string) {
-      const row = await store.transaction((repos) => repos.people.findInvitation(hashToken(token)));
+      const row = await store.transaction((repos) => repos.invitations.findInvitation(hashToken(token)));
       if (!row) throw notFound('Invitation', 'of this link (it may have expired or been used)');
       const account = await store.accounts.get(row.account_id);
       return { accountName: account?.name ?? '', email: row.email, role: row.role, hasAccount: Boolean(await store.people.findByEmail(row.email)) };
@@ -167,12 +131,12 @@ export function createMemberService({ store, bus, sessions, publicUrl, sendMail 
      * alone never takes over an existing person. Answers a new session, in the invited account.
      */
     async accept(token: string, input: { userId?: string; name?: string; password?: string }, meta: SessionMeta): Promise<StartedSession> {
-      const offered = await store.people.findInvitation(hashToken(token));
+      const offered = await store.invitations.findInvitation(hashToken(token));
       if (!offered) throw notFound('Invitation', 'of this link (it may have expired or been used)');
       // The link's route is open to everyone: the audit log names the person accepting, not "the system".
       const actor = { kind: 'user' as const, id: input.userId ?? null, label: offered.email, via: 'rest' as const, ip: meta.ip ?? null };
       const accepted = await runAsAuditActor(actor, () => store.transaction(async (repos) => {
-        const invitation = await repos.people.findInvitation(hashToken(token));
+        const invitation = await repos.invitations.findInvitation(hashToken(token));
         if (!invitation) throw notFound('Invitation', 'of this link (it may have expired or been used)');
         let person = input.userId ? await repos.people.get(input.userId) : await repos.people.findByEmail(invitation.email);
         if (!input.userId && person) {
@@ -190,7 +154,7 @@ export function createMemberService({ store, bus, sessions, publicUrl, sendMail 
         const current = await repos.people.membership(invitation.account_id, person.id);
         // Accepting never lowers a role the person already has.
         if (!current) await repos.people.upsertMembership(invitation.account_id, person.id, invitation.role);
-        await repos.people.markInvitationAccepted(invitation.id);
+        await repos.invitations.markInvitationAccepted(invitation.id);
         return { person, accountId: invitation.account_id };
       }));
       await changed(accepted.accountId, accepted.person.id);
@@ -203,7 +167,7 @@ export function createMemberService({ store, bus, sessions, publicUrl, sendMail 
       mayChange(principal, member.role);
       const token = newToken();
       const expiresAt = new Date(Date.now() + RESET_HOURS * 3_600_000);
-      await store.people.createPasswordReset({ tokenHash: hashToken(token), userId, expiresAt });
+      await store.invitations.createPasswordReset({ tokenHash: hashToken(token), userId, expiresAt });
       return { link: `${base}/reset-password/${token}`, expiresAt: expiresAt.toISOString() };
     },
   };

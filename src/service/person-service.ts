@@ -34,8 +34,8 @@ export function personOf(principal: Principal): string {
  */
 export function createPersonService({ store, bus, publicUrl, sendMail, logger }: PersonServiceOptions) {
   const endSessions = async (userId: string, keep?: string | null) => {
-    const ended = (await store.people.sessionsOf(userId)).map((s) => s.id).filter((id) => id !== keep);
-    for (const id of ended) await store.people.deleteSession(id);
+    const ended = (await store.sessions.sessionsOf(userId)).map((s) => s.id).filter((id) => id !== keep);
+    for (const id of ended) await store.sessions.deleteSession(id);
     await bus.publish({ type: 'accessChanged', accountId: null, userId, sessionIds: ended });
   };
   const check = (password: string, key: string) => {
@@ -89,7 +89,7 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
         return;
       }
       const token = newToken();
-      await store.people.createPasswordReset({ tokenHash: hashToken(token), userId: person.id, expiresAt: new Date(Date.now() + RESET_HOURS * 3_600_000) });
+      await store.invitations.createPasswordReset({ tokenHash: hashToken(token), userId: person.id, expiresAt: new Date(Date.now() + RESET_HOURS * 3_600_000) });
       const link = `${publicUrl.replace(/\/$/, '')}/reset-password/${token}`;
       await sendMail({ to: person.email, subject: 'Reset your Lookout password', text: `Set a new password: ${link}\n\nThe link is good for ${RESET_HOURS} hours and works once. If you did not ask for it, ignore this mail.` });
     },
@@ -97,7 +97,7 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
     /** Sets a new password from a reset link (once) and ends every session of the person. */
     async reset(token: string, password: string): Promise<void> {
       check(password, 'password');
-      const userId = await store.people.consumePasswordReset(hashToken(token));
+      const userId = await store.invitations.consumePasswordReset(hashToken(token));
       if (!userId) throw new LookoutError('NOT_FOUND', 'This reset link is unknown, used or expired: ask for another', { attributes: { code: 'RESET_LINK_INVALID' } });
       await store.people.setPassword(userId, await hashPassword(password));
       await endSessions(userId);

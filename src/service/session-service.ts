@@ -4,7 +4,8 @@ import { LookoutError } from '../domain/lookout-error.js';
 import type { Role } from '../domain/roles.js';
 import { hashToken, newToken } from '../domain/session-token.js';
 import type { EventBus } from '../events/event-bus.js';
-import type { PersonRow, SessionRow } from '../store/people-repository.js';
+import type { PersonRow } from '../store/people-repository.js';
+import type { SessionRow } from '../store/sessions-repository.js';
 import type { Store } from '../store/create-store.js';
 import { dummyHash, verifyPassword } from './password-hash.js';
 
@@ -66,7 +67,7 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
     const token = newToken();
     const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
     const first = accountId ?? (await store.people.membershipsOf(person.id))[0]?.account_id ?? null;
-    const session = await store.people.createSession({
+    const session = await store.sessions.createSession({
       tokenHash: hashToken(token), userId: person.id, accountId: first, csrfToken: newToken(), method, ip: meta.ip, userAgent: meta.userAgent, expiresAt,
     });
     return { token, expiresAt, view: await viewOf(session, person) };
@@ -96,7 +97,7 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
 
     /** The view of the cookie's session. */
     async current(sessionId: string): Promise<SessionView> {
-      const session = await store.people.getSession(sessionId);
+      const session = await store.sessions.getSession(sessionId);
       if (!session) throw refused('SESSION_ENDED', 'Your session has ended: sign in again');
       const person = await store.people.get(session.user_id);
       if (!person) throw refused('SESSION_ENDED', 'Your session has ended: sign in again');
@@ -108,7 +109,7 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
      * the same CSRF rule as authenticated writes; undefined for an ended session.
      */
     async personOfToken(token: string, csrf: string | string[] | undefined): Promise<string | undefined> {
-      const session = await store.people.findSession(hashToken(token));
+      const session = await store.sessions.findSession(hashToken(token));
       if (!session) return undefined;
       if (typeof csrf !== 'string' || !isSameSecret(csrf, session.csrf_token)) {
         throw new LookoutError('FORBIDDEN', 'A signed-in write must carry the session\'s x-lookout-csrf header', { attributes: { code: 'CSRF' } });
@@ -121,18 +122,18 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
       if (!(await store.people.membership(accountId, userId))) {
         throw new LookoutError('FORBIDDEN', `You are not a member of account "${accountId}"`, { attributes: { code: 'NOT_A_MEMBER' } });
       }
-      await store.people.setSessionAccount(sessionId, accountId);
+      await store.sessions.setSessionAccount(sessionId, accountId);
       return this.current(sessionId);
     },
 
     async signOut(sessionId: string): Promise<void> {
-      await store.people.deleteSession(sessionId);
+      await store.sessions.deleteSession(sessionId);
       await bus.publish({ type: 'accessChanged', accountId: null, userId: null, sessionIds: [sessionId] });
     },
 
     /** Ends every session of the person (their keys are not touched: they are revoked one by one). */
     async signOutEverywhere(userId: string): Promise<void> {
-      const sessionIds = await store.people.deleteSessionsOf(userId);
+      const sessionIds = await store.sessions.deleteSessionsOf(userId);
       await bus.publish({ type: 'accessChanged', accountId: null, userId, sessionIds });
     },
   };

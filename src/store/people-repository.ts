@@ -40,31 +40,7 @@ export interface AccountMembershipRow extends MembershipRow {
   account_name: string;
 }
 
-export interface SessionRow {
-  id: string;
-  user_id: string;
-  account_id: string | null;
-  csrf_token: string;
-  method: string;
-  ip: string | null;
-  user_agent: string | null;
-  created_at: Date;
-  last_seen_at: Date;
-  expires_at: Date;
-}
-
-export interface InvitationRow {
-  id: string;
-  account_id: string;
-  email: string;
-  role: Role;
-  invited_by: string | null;
-  created_at: Date;
-  expires_at: Date;
-  accepted_at: Date | null;
-}
-
-/** People who sign in, their memberships, console sessions, invitations and password resets. */
+/** People who sign in and their memberships of accounts (sessions and invitations have repositories of their own). */
 export function createPeopleRepository(db: Queryable) {
   return {
     async get(id: string): Promise<PersonRow | undefined> {
@@ -173,114 +149,6 @@ export function createPeopleRepository(db: Queryable) {
         [accountId],
       );
       return rows.length > 0;
-    },
-
-    // Sessions
-
-    async createSession(input: { tokenHash: string; userId: string; accountId: string | null; csrfToken: string; method: string; ip?: string; userAgent?: string; expiresAt: Date }): Promise<SessionRow> {
-      const [row] = await db.query<SessionRow>(
-        `INSERT INTO sessions (id, token_hash, user_id, account_id, csrf_token, method, ip, user_agent, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-        [randomUUID(), input.tokenHash, input.userId, input.accountId, input.csrfToken, input.method, input.ip ?? null, input.userAgent?.slice(0, 500) ?? null, input.expiresAt],
-      );
-      return row!;
-    },
-
-    /** The live session of this token; its last use is refreshed at most once a minute. */
-    async findSession(tokenHash: string): Promise<SessionRow | undefined> {
-      const [row] = await db.query<SessionRow & { stale: boolean }>(
-        `SELECT *, last_seen_at < now() - interval '1 minute' AS stale FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
-        [tokenHash],
-      );
-      if (row?.stale) await db.query('UPDATE sessions SET last_seen_at = now() WHERE id = $1', [row.id]);
-      return row;
-    },
-
-    async getSession(id: string): Promise<SessionRow | undefined> {
-      const [row] = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1 AND expires_at > now()', [id]);
-      return row;
-    },
-
-    async setSessionAccount(id: string, accountId: string): Promise<void> {
-      await db.query('UPDATE sessions SET account_id = $2 WHERE id = $1', [id, accountId]);
-    },
-
-    async sessionsOf(userId: string): Promise<SessionRow[]> {
-      return db.query<SessionRow>('SELECT * FROM sessions WHERE user_id = $1 AND expires_at > now() ORDER BY last_seen_at DESC', [userId]);
-    },
-
-    async deleteSession(id: string): Promise<void> {
-      await db.query('DELETE FROM sessions WHERE id = $1', [id]);
-    },
-
-    /** Ends every session of a person (sign out everywhere, a new password); answers their ids. */
-    async deleteSessionsOf(userId: string): Promise<string[]> {
-      return (await db.query<{ id: string }>('DELETE FROM sessions WHERE user_id = $1 RETURNING id', [userId])).map((r) => r.id);
-    },
-
-    async deleteExpiredSessions(): Promise<number> {
-      return (await db.query<{ id: string }>('DELETE FROM sessions WHERE expires_at <= now() RETURNING id')).length;
-    },
-
-    // Invitations
-
-    async createInvitation(input: { accountId: string; email: string; role: Role; tokenHash: string; invitedBy: string | null; expiresAt: Date }): Promise<InvitationRow> {
-      const [row] = await db.query<InvitationRow>(
-        `INSERT INTO invitations (id, account_id, email, role, token_hash, invited_by, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (account_id, lower(email)) WHERE accepted_at IS NULL
-         DO UPDATE SET role = EXCLUDED.role, token_hash = EXCLUDED.token_hash, invited_by = EXCLUDED.invited_by,
-           created_at = now(), expires_at = EXCLUDED.expires_at
-         RETURNING id, account_id, email, role, invited_by, created_at, expires_at, accepted_at`,
-        [randomUUID(), input.accountId, input.email, input.role, input.tokenHash, input.invitedBy, input.expiresAt],
-      );
-      return row!;
-    },
-
-    /** The account's invitations not yet accepted, newest first. */
-    async invitations(accountId: string): Promise<InvitationRow[]> {
-      return db.query<InvitationRow>(
-        `SELECT id, account_id, email, role, invited_by, created_at, expires_at, accepted_at FROM invitations
-         WHERE account_id = $1 AND accepted_at IS NULL ORDER BY created_at DESC, id`,
-        [accountId],
-      );
-    },
-
-    /** The open, unexpired invitation of this token, locked for acceptance. */
-    async findInvitation(tokenHash: string): Promise<InvitationRow | undefined> {
-      const [row] = await db.query<InvitationRow>(
-        `SELECT id, account_id, email, role, invited_by, created_at, expires_at, accepted_at FROM invitations
-         WHERE token_hash = $1 AND accepted_at IS NULL AND expires_at > now() FOR UPDATE`,
-        [tokenHash],
-      );
-      return row;
-    },
-
-    async markInvitationAccepted(id: string): Promise<void> {
-      await db.query('UPDATE invitations SET accepted_at = now() WHERE id = $1', [id]);
-    },
-
-    async deleteInvitation(accountId: string, id: string): Promise<InvitationRow | undefined> {
-      const [row] = await db.query<InvitationRow>(
-        `DELETE FROM invitations WHERE account_id = $1 AND id = $2 AND accepted_at IS NULL
-         RETURNING id, account_id, email, role, invited_by, created_at, expires_at, accepted_at`,
-        [accountId, id],
-      );
-      return row;
-    },
-
-    // Password resets
-
-    async createPasswordReset(input: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
-      await db.query('INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [input.tokenHash, input.userId, input.expiresAt]);
-    },
-
-    /** Uses a reset link once: answers its person, or undefined when unknown, used or expired. */
-    async consumePasswordReset(tokenHash: string): Promise<string | undefined> {
-      const [row] = await db.query<{ user_id: string }>(
-        'UPDATE password_resets SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id',
-        [tokenHash],
-      );
-      return row?.user_id;
     },
   };
 }

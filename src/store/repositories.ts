@@ -1,5 +1,7 @@
 import { createAccountsRepository } from './accounts-repository.js';
 import { createPeopleRepository } from './people-repository.js';
+import { createSessionsRepository } from './sessions-repository.js';
+import { createInvitationsRepository } from './invitations-repository.js';
 import { createSsoLoginsRepository } from './sso-logins-repository.js';
 import { createAgentsRepository } from './agents-repository.js';
 import { createAnalyticsRepository } from './analytics-repository.js';
@@ -52,6 +54,8 @@ export function repositories(q: Queryable) {
   return {
     accounts: createAccountsRepository(q),
     people: createPeopleRepository(q),
+    sessions: createSessionsRepository(q),
+    invitations: createInvitationsRepository(q),
     auditLog: createAuditLogRepository(q),
     ssoLogins: createSsoLoginsRepository(q),
     results: createResultsRepository(q),
