@@ -43,10 +43,10 @@ describe.skipIf(Boolean(skipReason))(`single sign-on in Chromium${skipReason ? `
     await provider?.close();
   });
 
-  it("signs in through the provider's login and consent pages and lands on the console, signed in", async () => {
-    // The console's sign-in page offers the button once it reads GET /v1/sso; the link it follows is this one.
-    await tab.goto(`${s.url}/v1/sso/oidc/start?returnTo=${encodeURIComponent('/')}`, { waitUntil: 'domcontentloaded' });
-    expect(tab.url().startsWith(provider.issuer)).toBe(true);
+  it("signs in from the console's button through the provider's login and consent pages, and lands on the console signed in", async () => {
+    await tab.goto(`${s.url}/`, { waitUntil: 'domcontentloaded' });
+    await tab.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+    await tab.waitForURL((url) => url.href.startsWith(provider.issuer));
     await tab.locator('input[name="login"]').fill('grace');
     await tab.locator('input[name="password"]').fill('any password');
     await saveConsoleShot(tab, 'sso-provider-login');
@@ -63,9 +63,28 @@ describe.skipIf(Boolean(skipReason))(`single sign-on in Chromium${skipReason ? `
     const cookies = await context.cookies(s.url);
     expect(cookies.find((c) => c.name === 'lookout_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     expect(cookies.find((c) => c.name === 'lookout_sso')).toBeUndefined();
-    // The console of this branch still signs in with API keys only (the session-aware console is built
-    // beside it), so the page's own request is the proof the browser is signed in.
+    // The console itself shows the person signed in, with what their role may do.
+    await tab.getByRole('button', { name: 'Sign out' }).waitFor();
+    // The overview loads through GraphQL with the session cookie and its CSRF token.
+    await tab.getByText('Loading the overview…').waitFor({ state: 'detached' });
+    expect(await tab.getByRole('alert').count()).toBe(0);
     await saveConsoleShot(tab, 'sso-landed');
     expect(pageErrors).toEqual([]);
+  });
+
+  it('says in words why single sign-on refused a person whose groups give no account', async () => {
+    await context.clearCookies();
+    provider.setPerson('mallory', { email: 'mallory@example.test', email_verified: true, name: 'Mallory', lookout_roles: ['/somewhere/else'] });
+    await tab.goto(`${s.url}/`, { waitUntil: 'domcontentloaded' });
+    await tab.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+    await tab.waitForURL((url) => url.href.startsWith(provider.issuer));
+    await tab.locator('input[name="login"]').fill('mallory');
+    await tab.locator('input[name="password"]').fill('any password');
+    await tab.getByRole('button', { name: 'Sign-in' }).click();
+    await tab.getByRole('button', { name: 'Continue' }).click();
+    await tab.waitForURL(`${s.url}/?ssoError=SSO_NO_ACCOUNT`, { waitUntil: 'domcontentloaded' });
+    await tab.getByRole('alert').filter({ hasText: 'Your sign-on groups give you no Lookout account' }).waitFor();
+    await saveConsoleShot(tab, 'sso-refused');
+    expect((await context.cookies(s.url)).find((c) => c.name === 'lookout_session')).toBeUndefined();
   });
 });
