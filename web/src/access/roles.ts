@@ -1,27 +1,13 @@
 /**
- * The five roles of a person or key in an account, strongest first, and what each may do: the
- * server's rules (src/domain/roles.ts) repeated here because the console is built apart from the
- * server and only ever hides what the server would refuse anyway.
+ * The five roles and what each may do are the server's own rules (src/domain/roles.ts, pure code
+ * the console bundles as it is): the console only ever hides what the server would refuse anyway.
  */
-export const ROLES = ['OWNER', 'ADMIN', 'READ_WRITE', 'READ_RUN', 'READ_ONLY'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, canGrant, type Role } from '../../../src/domain/roles.js';
 
-/**
- * What a control needs: `read` < `run` (run now, test sessions) < `write` (create, change, delete
- * monitoring resources) < `manage` (members, invitations, service keys, the audit log) < `own`.
- */
+export { ROLES, ROLE_NAMES, canGrant, isRole, roleAllows, type Role } from '../../../src/domain/roles.js';
+
+/** What a control needs (`self`, what anyone does to themselves, needs no control of its own). */
 export type Permission = 'read' | 'run' | 'write' | 'manage' | 'own';
-
-const LEAST_ROLE: Record<Permission, Role> = { read: 'READ_ONLY', run: 'READ_RUN', write: 'READ_WRITE', manage: 'ADMIN', own: 'OWNER' };
-
-/** The words people read for each role. */
-export const ROLE_NAMES: Record<Role, string> = {
-  OWNER: 'Owner',
-  ADMIN: 'Admin',
-  READ_WRITE: 'Read & Write',
-  READ_RUN: 'Read & Run',
-  READ_ONLY: 'Read Only',
-};
 
 /** What each role may do, in a sentence for the role pickers. */
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
@@ -31,23 +17,6 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   READ_RUN: 'read everything and run checks, change nothing',
   READ_ONLY: 'read everything, change and run nothing',
 };
-
-/** Whether `value` is one of the five roles. */
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
-
-/** Whether `role` may do what `permission` names. */
-export function roleAllows(role: Role, permission: Permission): boolean {
-  return ROLES.indexOf(role) <= ROLES.indexOf(LEAST_ROLE[permission]);
-}
-
-/** Whether someone of role `granter` may give or take away `role`: up to their own, owners only by owners. */
-export function canGrant(granter: Role, role: Role): boolean {
-  if (!roleAllows(granter, 'manage')) return false;
-  if (role === 'OWNER') return granter === 'OWNER';
-  return ROLES.indexOf(granter) <= ROLES.indexOf(role);
-}
 
 /** The roles `granter` may hand out, strongest first (the choices of a role picker). */
 export function grantableRoles(granter: Role): Role[] {
