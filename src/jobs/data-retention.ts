@@ -35,6 +35,8 @@ export interface RetentionReport {
   maintenanceReminders: number;
   deployments: number;
   auditLog: number;
+  /** Ended console sessions, used or expired reset links, invitations accepted or expired a month ago. */
+  signIns: number;
   hourlyRollups: number;
   dailyRollups: number;
   assetFiles: number;
@@ -49,9 +51,12 @@ export interface DataRetention {
   close(): Promise<void>;
 }
 
+/** Days an accepted or expired invitation is kept (the members page lists expired ones meanwhile). */
+const INVITATIONS_KEPT_DAYS = 30;
+
 const emptyReport = (): RetentionReport => ({
   results: 0, testSessions: 0, pings: 0, alerts: 0, errorGroups: 0, subscriberNotifications: 0, maintenanceReminders: 0,
-  deployments: 0, auditLog: 0, hourlyRollups: 0, dailyRollups: 0, assetFiles: 0, orphanFiles: 0,
+  deployments: 0, auditLog: 0, signIns: 0, hourlyRollups: 0, dailyRollups: 0, assetFiles: 0, orphanFiles: 0,
 });
 
 /**
@@ -117,6 +122,7 @@ export function createDataRetention({
     }
     if (settings.deploymentsKept > 0) report.deployments = await drain(() => retention.deleteDeployments(settings.deploymentsKept, batchSize));
     if (cut.audit) report.auditLog = await drain(() => store.auditLog.deleteOlderThan(cut.audit!, batchSize));
+    report.signIns = await drain(() => store.sessions.deleteExpired(batchSize)) + await drain(() => store.invitations.deleteStale(INVITATIONS_KEPT_DAYS, batchSize));
     if (cut.hourlyRollups) report.hourlyRollups = await drain(() => rollups.deleteOlderThan('hourly', cut.hourlyRollups!, batchSize));
     if (cut.dailyRollups) report.dailyRollups = await drain(() => rollups.deleteOlderThan('daily', cut.dailyRollups!, batchSize));
     if (!closed && at.getTime() - lastSweep >= sweepIntervalMs) {

@@ -74,6 +74,23 @@ export function createInvitationsRepository(db: Queryable) {
       );
       return row?.user_id;
     },
+
+    /**
+     * Deletes up to `batch` links that can no longer be used: password resets past their end (used
+     * or not), and invitations accepted or expired `keepDays` ago. Answers how many.
+     */
+    async deleteStale(keepDays: number, batch: number): Promise<number> {
+      const resets = await db.query<{ token_hash: string }>(
+        'DELETE FROM password_resets WHERE token_hash IN (SELECT token_hash FROM password_resets WHERE expires_at <= now() LIMIT $1) RETURNING token_hash',
+        [batch],
+      );
+      const invitations = await db.query<{ id: string }>(
+        `DELETE FROM invitations WHERE id IN (SELECT id FROM invitations
+           WHERE coalesce(accepted_at, expires_at) <= now() - make_interval(days => $1) LIMIT $2) RETURNING id`,
+        [keepDays, batch],
+      );
+      return resets.length + invitations.length;
+    },
   };
 }
 export type InvitationsRepository = ReturnType<typeof createInvitationsRepository>;

@@ -78,8 +78,12 @@ export function createSessionsRepository(db: Queryable) {
       return (await db.query<{ id: string }>('DELETE FROM sessions WHERE user_id = $1 RETURNING id', [userId])).map((r) => r.id);
     },
 
-    async deleteExpiredSessions(): Promise<number> {
-      return (await db.query<{ id: string }>('DELETE FROM sessions WHERE expires_at <= now() RETURNING id')).length;
+    /** Deletes up to `batch` sessions past their end; answers how many. */
+    async deleteExpired(batch: number): Promise<number> {
+      return (await db.query<{ id: string }>(
+        'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= now() LIMIT $1) RETURNING id',
+        [batch],
+      )).length;
     },
   };
 }

@@ -253,6 +253,30 @@ describe.each(BACKENDS)('data retention on $name', (backend) => {
     expect(await ids('SELECT id FROM audit_log WHERE resource_id = $1', [checkId])).toEqual([entries[1]]);
   });
 
+  it('deletes ended sessions, dead reset links and invitations a month past use, keeping live ones', async () => {
+    const { accountId } = await seedCheck(store, 'API');
+    const person = await store.people.create({ email: `${randomUUID()}@example.com`, name: 'Ann', passwordHash: 'x' });
+    const session = (expiresAt: Date) => store.sessions.createSession({ tokenHash: randomUUID(), userId: person.id, accountId, csrfToken: 'c', method: 'password', expiresAt });
+    const live = await session(new Date(Date.now() + DAY_MS));
+    const ended = await session(new Date(Date.now() + DAY_MS));
+    await store.db.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [ended.id]);
+    await store.invitations.createPasswordReset({ tokenHash: 'dead-reset', userId: person.id, expiresAt: new Date(Date.now() + DAY_MS) });
+    await store.invitations.createPasswordReset({ tokenHash: 'live-reset', userId: person.id, expiresAt: new Date(Date.now() + DAY_MS) });
+    await store.db.query(`UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE token_hash = 'dead-reset'`);
+    const invite = (email: string) => store.invitations.createInvitation({ accountId, email, role: 'READ_ONLY', tokenHash: randomUUID(), invitedBy: null, expiresAt: new Date(Date.now() + DAY_MS) });
+    const old = await invite('old@example.com');
+    const recent = await invite('recent@example.com');
+    const open = await invite('open@example.com');
+    await store.db.query(`UPDATE invitations SET accepted_at = now() - interval '31 days' WHERE id = $1`, [old.id]);
+    await store.db.query(`UPDATE invitations SET accepted_at = now() - interval '2 days' WHERE id = $1`, [recent.id]);
+
+    const report = await prune();
+    expect(report.signIns).toBe(3);
+    expect(await ids('SELECT id FROM sessions WHERE user_id = $1', [person.id])).toEqual([live.id]);
+    expect((await store.db.query<{ token_hash: string }>('SELECT token_hash FROM password_resets WHERE user_id = $1', [person.id])).map((r) => r.token_hash)).toEqual(['live-reset']);
+    expect(await ids('SELECT id FROM invitations WHERE account_id = $1', [accountId])).toEqual([recent.id, open.id].sort());
+  });
+
   it('sweeps files no result lists once past the grace period, and leaves young files, listed files and other entries alone', async () => {
     const { result } = await seedCheck(store);
     const listed = await asset(5);
