@@ -37,10 +37,18 @@ export interface StartedSession {
 
 const refused = (code: string, message: string) => new LookoutError('UNAUTHENTICATED', message, { attributes: { code } });
 
-/** Whether `code` is the person's current TOTP code (one step of clock drift either way). */
+const TOTP_PERIOD_S = 30;
+
+/** The 30-second step `code` belongs to when it is the person's current code (one step of clock drift either way); null otherwise. */
+export function totpStepOf(secret: string, code: string, now = Date.now()): number | null {
+  const totp = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD_S });
+  const delta = totp.validate({ token: code.replace(/\s/g, ''), window: 1, timestamp: now });
+  return delta === null ? null : Math.floor(now / 1000 / TOTP_PERIOD_S) + delta;
+}
+
+/** Whether `code` is the person's current TOTP code. */
 export function isTotpCode(secret: string, code: string): boolean {
-  const totp = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 });
-  return totp.validate({ token: code.replace(/\s/g, ''), window: 1 }) !== null;
+  return totpStepOf(secret, code) !== null;
 }
 
 /**
@@ -90,7 +98,9 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
       if (!(await verifyPassword(person.password_hash, input.password))) throw refused('INVALID_CREDENTIALS', 'Wrong email or password');
       if (person.totp_enabled && person.totp_secret) {
         if (!input.totp) throw refused('TOTP_REQUIRED', 'Enter the 6-digit code of your authenticator app');
-        if (!isTotpCode(person.totp_secret, input.totp)) throw refused('TOTP_INVALID', 'That code is not the current one: try the next');
+        const step = totpStepOf(person.totp_secret, input.totp);
+        if (step === null) throw refused('TOTP_INVALID', 'That code is not the current one: try the next');
+        if (!(await store.people.spendTotpStep(person.id, step))) throw refused('TOTP_INVALID', 'That code was used already: wait for the next one');
       }
       return start(person, 'password', meta);
     },

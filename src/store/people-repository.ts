@@ -11,6 +11,7 @@ export interface PersonRow {
   password_hash: string | null;
   totp_secret: string | null;
   totp_enabled: boolean;
+  totp_last_step: string | null;
   signs_in: boolean;
   oidc_issuer: string | null;
   oidc_subject: string | null;
@@ -93,6 +94,15 @@ export function createPeopleRepository(db: Queryable) {
     /** Stores a second-factor secret; `enabled` false while the person has not yet proved they hold it. */
     async setTotp(id: string, secret: string | null, enabled: boolean): Promise<void> {
       await db.query('UPDATE users SET totp_secret = $2, totp_enabled = $3, updated_at = now() WHERE id = $1', [id, secret, enabled]);
+    },
+
+    /**
+     * Spends the TOTP code of `step` (a 30-second period): true the first time, false for a step at
+     * or before the last one spent, so an overheard code cannot be used again.
+     */
+    async spendTotpStep(id: string, step: number): Promise<boolean> {
+      const rows = await db.query('UPDATE users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id', [id, step]);
+      return rows.length > 0;
     },
 
     // Memberships

@@ -8,6 +8,8 @@ ALTER TABLE users ALTER COLUMN account_id DROP NOT NULL;
 ALTER TABLE users ADD COLUMN password_hash text;
 ALTER TABLE users ADD COLUMN totp_secret text;
 ALTER TABLE users ADD COLUMN totp_enabled boolean NOT NULL DEFAULT false;
+-- The last 30-second step a code was accepted for: a code works once, however long it stays current.
+ALTER TABLE users ADD COLUMN totp_last_step bigint;
 ALTER TABLE users ADD COLUMN signs_in boolean NOT NULL DEFAULT false;
 ALTER TABLE users ADD COLUMN oidc_issuer text;
 ALTER TABLE users ADD COLUMN oidc_subject text;

@@ -103,8 +103,13 @@ describe('signing in to the console (/v1/session)', () => {
     expect(missing.headers.get('set-cookie')).toBeNull();
     const wrong = await trySignIn(s, { email: 'owner@localhost', password: ownerPassword, totp: '123456' });
     expect(wrong.body.attributes).toEqual({ code: totpOf(enrol.body.secret) === '123456' ? 'TOTP_REQUIRED' : 'TOTP_INVALID' });
-    const withCode = await signIn(s, 'owner@localhost', ownerPassword, totpOf(enrol.body.secret));
+    const code = totpOf(enrol.body.secret);
+    const withCode = await signIn(s, 'owner@localhost', ownerPassword, code);
     expect(withCode.view.user.totpEnabled).toBe(true);
+    // A code signs in once: an overheard one is no use, however long it stays current.
+    const replayed = await trySignIn(s, { email: 'owner@localhost', password: ownerPassword, totp: code });
+    expect(replayed.status).toBe(401);
+    expect(replayed.body).toMatchObject({ message: 'That code was used already: wait for the next one', attributes: { code: 'TOTP_INVALID' } });
     // A wrong password with a right code is still just a wrong password.
     expect((await trySignIn(s, { email: 'owner@localhost', password: 'wrong password', totp: totpOf(enrol.body.secret) })).body.attributes).toEqual({ code: 'INVALID_CREDENTIALS' });
 
