@@ -150,11 +150,15 @@ export async function createApi({ context, logger }: ApiOptions): Promise<Api> {
       tags: API_TAGS,
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key: a service key (its role) or a personal key (its person\'s role)' },
           account: { type: 'apiKey', in: 'header', name: 'X-Lookout-Account' },
+          session: {
+            type: 'apiKey', in: 'cookie', name: 'lookout_session',
+            description: 'The console\'s session (POST /v1/session). Writes also send the session\'s CSRF token in X-Lookout-Csrf.',
+          },
         },
       },
-      security: [{ bearer: [], account: [] }],
+      security: [{ bearer: [], account: [] }, { session: [] }],
     },
   });
 
