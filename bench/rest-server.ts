@@ -20,6 +20,8 @@ export interface ReadyMessage {
   url: string;
   accountId: string;
   apiKey: string;
+  /** The owner's console session (`name=value` of its cookie) and the session's CSRF token. */
+  session: { cookie: string; csrf: string };
   /** Ids of the seeded checks, in creation order. */
   ids: string[];
   storage: string;
@@ -109,9 +111,14 @@ async function main(): Promise<void> {
   const started = performance.now();
   const ids = await seed(lookout, lookout.bootstrap.apiKey!, count);
   const seedMs = performance.now() - started;
+  const signIn = await lookout.app.inject({
+    method: 'POST', url: '/v1/session', payload: { email: lookout.bootstrap.owner!.email, password: lookout.bootstrap.owner!.password },
+  });
+  if (signIn.statusCode !== 200) throw new Error(`signing in answered ${signIn.statusCode}: ${signIn.body}`);
+  const session = { cookie: String(signIn.headers['set-cookie']).split(';')[0]!, csrf: (signIn.json() as { csrfToken: string }).csrfToken };
   await lifecycle.startProfiling();
   const ready: ReadyMessage = {
-    type: 'ready', url, accountId: lookout.bootstrap.accountId, apiKey: lookout.bootstrap.apiKey!, ids, storage: lookout.store.db.kind, seedMs,
+    type: 'ready', url, accountId: lookout.bootstrap.accountId, apiKey: lookout.bootstrap.apiKey!, session, ids, storage: lookout.store.db.kind, seedMs,
   };
   process.send!(ready);
 }

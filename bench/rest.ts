@@ -1,10 +1,11 @@
 /**
  * REST read-path benchmark: `npm run bench:rest -- [--duration 10] [--connections 50]
- * [--backends pglite-memory,pglite-disk,postgres] [--scenarios single,list,health] [--cpu-prof <dir>]`.
+ * [--backends pglite-memory,pglite-disk,postgres] [--scenarios single,list,session,health] [--cpu-prof <dir>]`.
  *
  * For each storage backend it starts a server seeded with 1,000 checks and drives two scenarios
  * with autocannon over loopback: GET /v1/checks/{id} (rotating over every seeded id, so no single
- * row is hot) and GET /v1/checks?limit=100. PostgreSQL runs when DATABASE_URL or TEST_DATABASE_URL
+ * row is hot), GET /v1/checks?limit=100, and the first again with the owner's console session
+ * cookie instead of the key (a session is read from the store on every request). PostgreSQL runs when DATABASE_URL or TEST_DATABASE_URL
  * is set, in a fresh schema dropped afterwards. Each scenario is bounded by --duration; the process
  * exits 0, or 1 when any answer was non-2xx, a connection broke or a backend could not be measured
  * (requests left unanswered for 10 s are reported as timeouts: a performance result, not a failure).
@@ -37,6 +38,8 @@ interface Scenario {
   /** Short name for --scenarios. */
   key: string;
   name: string;
+  /** How requests authenticate: the bootstrap API key (default) or the owner's console session cookie. */
+  auth?: 'key' | 'session';
   requests(ids: string[]): AutocannonRequest[];
 }
 
@@ -50,10 +53,20 @@ const SCENARIOS: Scenario[] = [
     },
   },
   { key: 'list', name: 'GET /v1/checks?limit=100', requests: () => [{ method: 'GET', path: '/v1/checks?limit=100' }] },
+  {
+    // Sessions are read on every request (no cache: signing out takes effect at once), keys are cached.
+    key: 'session',
+    name: 'GET /v1/checks/{id} (session cookie)',
+    auth: 'session',
+    requests(ids) {
+      let next = 0;
+      return [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/checks/${ids[next++ % ids.length]}` }) }];
+    },
+  },
   // Not run by default: the same server answering without storage, i.e. the ceiling of the HTTP layer on this machine.
   { key: 'health', name: 'GET /health (no storage)', requests: () => [{ method: 'GET', path: '/health' }] },
 ];
-const DEFAULT_SCENARIOS = ['single', 'list'];
+const DEFAULT_SCENARIOS = ['single', 'list', 'session'];
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -167,7 +180,8 @@ async function main(): Promise<number> {
       const rows: Row[] = [];
       for (const s of scenarios) {
         log(`[${b.name}] ${s.name}`);
-        const result = await load(`${b.name} ${s.name}`, ready.url, headers, s.requests(ready.ids), connections, duration);
+        const auth = s.auth === 'session' ? { cookie: ready.session.cookie, 'x-lookout-csrf': ready.session.csrf } : headers;
+        const result = await load(`${b.name} ${s.name}`, ready.url, auth, s.requests(ready.ids), connections, duration);
         rows.push({ scenario: s.name, result });
         // A wrong status or a broken connection is a failure; a timeout (no answer within 10 s) is a
         // performance result, reported in the table and below.
