@@ -61,7 +61,8 @@ export function accountsRoutes(app: Api, context: ApiContext): void {
       operationId: 'createApiKey', tags, summary: 'Create an API key of the account; the answer holds the key, this once',
       description: 'The key is stored as a hash: save it from this answer, it cannot be read again. '
         + 'A personal key (any role) acts as the caller\'s person with their role at each request; a service key carries `role`, '
-        + 'which managers give up to their own (403 ROLE_FORBIDS otherwise).',
+        + 'which managers give up to their own (403 ROLE_FORBIDS otherwise). Without `kind`, a person (session or personal key) '
+        + 'gets a personal key unless the body names a `role`, and a service key makes a service key.',
       body: ApiKeyCreate, response: responses({ 201: ref('CreatedApiKey') }),
     },
   }, async (req, reply) => reply.code(201).send(await apiKeys.create(req.principal, req.body)));

@@ -59,7 +59,7 @@ export function localAdminRoutes(app: Api, context: ApiContext): void {
   app.post('/v1/admin/accounts/:accountId/api-keys', {
     config: admin, onRequest,
     schema: { operationId: 'adminCreateApiKey', tags, summary: 'Create an API key of an account (local admin token)', description: DESCRIPTION, params: AccountParams, body: ApiKeyCreate, response: responses({ 201: ref('CreatedApiKey') }) },
-  }, async (req, reply) => reply.code(201).send(await apiKeys.create(await ownerOf(req.params.accountId), req.body)));
+  }, async (req, reply) => reply.code(201).send(await apiKeys.create(await ownerOf(req.params.accountId), { kind: 'service', ...req.body })));
   app.delete('/v1/admin/accounts/:accountId/api-keys/:keyId', {
     config: admin, onRequest,
     schema: { operationId: 'adminRevokeApiKey', tags, summary: 'Revoke an API key of an account (local admin token)', description: DESCRIPTION, params: KeyParams, response: responses({ 204: NO_CONTENT }, 409) },

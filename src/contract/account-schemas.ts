@@ -39,7 +39,9 @@ const Token = Type.String({ minLength: 20, maxLength: 100, pattern: '^[A-Za-z0-9
 export const ApiKeyCreate = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: API_KEY_NAME_MAX, pattern: '\\S', description: 'What the key is for (shown in lists)' }),
-    kind: Type.Optional(Type.Enum(['service', 'personal'], { description: 'service (default): carries `role`; personal: acts as the caller\'s person' })),
+    kind: Type.Optional(Type.Enum(['service', 'personal'], {
+      description: 'service: carries `role`; personal: acts as the caller\'s person. Default: personal for a person unless `role` is given, else service',
+    })),
     role: Type.Optional({ ...RoleInput, description: 'A service key\'s role: at most the caller\'s (default: the caller\'s)' }),
     expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the key stops working (default: never)' })),
   },

@@ -36,7 +36,7 @@ export function createStoreAccountAdmin(store: Store, bus: EventBus, sandbox: Pi
       return { accountId: made.accountId, key: made.apiKey };
     },
     listKeys: async (accountId) => keys.list(await ownerOf(accountId)),
-    createKey: async (accountId, name) => keys.create(await ownerOf(accountId), { name }),
+    createKey: async (accountId, name) => keys.create(await ownerOf(accountId), { name, kind: 'service' }),
     revokeKey: async (accountId, keyId) => keys.revoke(await ownerOf(accountId), keyId),
     async close() {
       await bus.close();

@@ -51,10 +51,12 @@ export function createApiKeyService({ store, bus, logger, forget }: ApiKeyServic
     /**
      * A new key of the caller's account; `key` is the only time it is shown. A personal key acts as
      * the caller's person (any role may make one for themselves); a service key carries a role,
-     * which only managers give, and at most their own (the caller's role when not said).
+     * which only managers give, and at most their own (the caller's role when not said). Unsaid, a
+     * person gets a personal key unless they name a role; a service key makes service keys.
      */
     async create(principal: Principal, input: { name: string; kind?: 'service' | 'personal'; role?: Role; expiresAt?: string }): Promise<ApiKeyView & { key: string }> {
-      const kind = input.kind ?? 'service';
+      // A person asking for a key without saying gets their own; a role asked for means a service key.
+      const kind = input.kind ?? (principal.userId && !input.role ? 'personal' : 'service');
       const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
       if (expiresAt && expiresAt.getTime() <= Date.now()) {
         throw new LookoutError('VALIDATION', '"expiresAt" must be in the future', { issues: [{ key: 'expiresAt', message: 'must be in the future' }], source: 'payload' });

@@ -95,6 +95,8 @@ describe('members, invitations and roles', () => {
     const serviceKey = await admin.request('POST', '/v1/accounts/me/api-keys', { name: 'ci', role: 'READ_WRITE', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
     expect(serviceKey.body).toMatchObject({ kind: 'service', role: 'READ_WRITE', userId: null, expiresAt: expect.any(String) });
     expect((await admin.request('POST', '/v1/accounts/me/api-keys', { name: 'root', role: 'OWNER' })).status).toBe(403);
+    // A person who names no kind and no role gets a key of their own.
+    expect((await admin.request('POST', '/v1/accounts/me/api-keys', { name: 'mine' })).body).toMatchObject({ kind: 'personal', role: 'ADMIN', userId: admin.view.user.id });
 
     const lastOwner = await owner.request('PUT', `/v1/accounts/me/members/${owner.view.user.id}`, { role: 'ADMIN' });
     expect(lastOwner.status).toBe(409);

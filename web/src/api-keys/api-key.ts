@@ -35,14 +35,13 @@ export function readApiKeys(body: unknown): ApiKeyRow[] {
 }
 
 /**
- * The body of a new key: only what differs from the server's defaults is sent (a service key of
- * the caller's own role that never expires), so servers without kinds and roles take it too.
- * `expiresOn` is a local date: the key works until the end of that day.
+ * The body of a new key, saying its kind (and a service key's role) rather than leaning on the
+ * server's defaults, which depend on who asks. `expiresOn` is a local date: the key works until the
+ * end of that day.
  */
-export function newApiKeyBody(input: { name: string; kind: 'service' | 'personal'; role: Role; callerRole: Role; expiresOn: string; defaultKind: 'service' | 'personal' }): Record<string, string> {
-  const body: Record<string, string> = { name: input.name.trim() };
-  if (input.kind !== input.defaultKind || input.kind === 'personal') body.kind = input.kind;
-  if (input.kind === 'service' && input.role !== input.callerRole) body.role = input.role;
+export function newApiKeyBody(input: { name: string; kind: 'service' | 'personal'; role: Role; expiresOn: string }): Record<string, string> {
+  const body: Record<string, string> = { name: input.name.trim(), kind: input.kind };
+  if (input.kind === 'service') body.role = input.role;
   if (input.expiresOn) {
     const end = new Date(`${input.expiresOn}T00:00:00`);
     end.setDate(end.getDate() + 1);

@@ -50,7 +50,7 @@ export function ApiKeys() {
     if (!name.trim()) return setNameError('Name is required');
     setBusy(true);
     const answer = await rest<{ key?: string }>('POST', '/v1/accounts/me/api-keys',
-      newApiKeyBody({ name, kind, role, callerRole: access?.role ?? role, expiresOn, defaultKind: canService ? 'service' : defaultKind }));
+      newApiKeyBody({ name, kind, role, expiresOn }));
     setBusy(false);
     if (!answer.ok || !answer.body?.key) return setGeneral(refusalText(answer, 'Could not create the key'));
     setNameError(null);
