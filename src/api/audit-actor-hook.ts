@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { auditActorOf, type AuditVia } from '../domain/audit-actor.js';
-import { runAsAuditActor } from '../store/audit-actor-scope.js';
+import { openAuditScope, type AuditScope } from '../store/audit-actor-scope.js';
 import type { Api } from './api-context.js';
 
 /** The header a client of ours names itself with: the GraphQL layer sends `graphql`, the console `console`. */
@@ -27,8 +27,17 @@ export function auditViaOf(req: FastifyRequest): AuditVia {
  * parser in other async contexts, which would lose it).
  */
 export function installAuditActor(app: Api): void {
+  const scopes = new WeakMap<object, AuditScope>();
   app.addHook('preHandler', (req, _reply, done) => {
-    if (!req.principal) return done();
-    runAsAuditActor(auditActorOf(req.principal, auditViaOf(req), req.ip), done);
+    // Reads write nothing to audit: they open no scope (see openAuditScope for why that matters).
+    if (!req.principal || req.method === 'GET' || req.method === 'HEAD') return done();
+    const scope = openAuditScope(auditActorOf(req.principal, auditViaOf(req), req.ip));
+    scopes.set(req, scope);
+    scope.run(done);
   });
+  const close = async (req: object) => {
+    scopes.get(req)?.close();
+  };
+  app.addHook('onResponse', close);
+  app.addHook('onRequestAbort', close);
 }
