@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { auditActorOf, type AuditVia } from '../domain/audit-actor.js';
-import { openAuditScope, type AuditScope } from '../store/audit-actor-scope.js';
+import { openAuditScope } from '../store/audit-actor-scope.js';
 import type { Api } from './api-context.js';
 
 /** The header a client of ours names itself with: the GraphQL layer sends `graphql`, the console `console`. */
@@ -27,17 +27,14 @@ export function auditViaOf(req: FastifyRequest): AuditVia {
  * parser in other async contexts, which would lose it).
  */
 export function installAuditActor(app: Api): void {
-  const scopes = new WeakMap<object, AuditScope>();
-  app.addHook('preHandler', (req, _reply, done) => {
-    // Reads write nothing to audit: they open no scope (see openAuditScope for why that matters).
+  app.addHook('preHandler', (req, reply, done) => {
+    // Reads write nothing to audit: they open no scope (see openAuditScope for why that matters),
+    // and add no per-request work beyond this test.
     if (!req.principal || req.method === 'GET' || req.method === 'HEAD') return done();
     const scope = openAuditScope(auditActorOf(req.principal, auditViaOf(req), req.ip));
-    scopes.set(req, scope);
+    // Answered or abandoned: the request's writes are over either way (close is idempotent).
+    reply.raw.once('finish', scope.close);
+    reply.raw.once('close', scope.close);
     scope.run(done);
   });
-  const close = async (req: object) => {
-    scopes.get(req)?.close();
-  };
-  app.addHook('onResponse', close);
-  app.addHook('onRequestAbort', close);
 }

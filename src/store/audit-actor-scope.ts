@@ -38,6 +38,11 @@ export function openAuditScope(actor: AuditActor): AuditScope {
   };
 }
 
+/** How many scopes are open now (0 between requests: the storage is off). */
+export function auditScopesOpen(): number {
+  return openScopes;
+}
+
 /** Runs `fn` (and everything it starts) as `actor`, until the promise it answers settles. */
 export async function runAsAuditActor<T>(actor: AuditActor, fn: () => Promise<T>): Promise<T> {
   const scope = openAuditScope(actor);

@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/backends.js';
+import { auditScopesOpen } from '../../src/store/audit-actor-scope.js';
 import { gql } from '../support/graphql.js';
+import { until } from '../support/until.js';
 import { startTestServer, type TestClient, type TestResponse, type TestServer } from '../support/test-server.js';
 
 const WEBHOOK_SECRET = 'whsec-audit-0123456789-topsecret';
@@ -132,6 +134,14 @@ describe.each(BACKENDS)('audit log on $name', (backend) => {
     // Another account sees none of it.
     const other = await wholeLog(s.b);
     expect(other.some((e) => all.some((x) => x.id === e.id))).toBe(false);
+  });
+
+  it('closes every request\'s actor scope once it is answered, so nothing pays for it between requests', async () => {
+    await s.a.request('POST', '/v1/snippets', { name: 'scoped', script: '//' });
+    await s.a.request('POST', '/v1/snippets', { name: '' }); // refused: still closed
+    await gql(s.a, 'mutation { createSnippet(input: {name: "via graphql", script: "//"}) { snippet { id } } }');
+    await until(async () => auditScopesOpen() === 0, 'every scope closed');
+    expect(auditScopesOpen()).toBe(0);
   });
 
   it('answers a 400 naming the key of a bad filter', async () => {
