@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { isSameSecret } from './is-same-secret.js';
+import { LookoutError } from './lookout-error.js';
 
 /** Name of the console's session cookie. */
 export const SESSION_COOKIE = 'lookout_session';
@@ -27,4 +29,14 @@ export function sessionCookie(token: string, expiresAt: Date, secure: boolean): 
 /** The Set-Cookie value that removes the session cookie. */
 export function clearedSessionCookie(secure: boolean): string {
   return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Expires=Thu, 01 Jan 1970 00:00:00 GMT${secure ? '; Secure' : ''}`;
+}
+
+/**
+ * Refuses (403 `CSRF`) a cookie-authenticated request whose CSRF header is missing or is not the
+ * session's token: a cookie alone, which another site's page can make a browser send, proves nothing.
+ */
+export function checkCsrf(sent: string | string[] | undefined, expected: string): void {
+  if (typeof sent !== 'string' || !isSameSecret(sent, expected)) {
+    throw new LookoutError('FORBIDDEN', `A signed-in write must carry the session's ${CSRF_HEADER} header`, { attributes: { code: 'CSRF' } });
+  }
 }

@@ -1,8 +1,7 @@
 import { TOTP } from 'otpauth';
-import { isSameSecret } from '../domain/is-same-secret.js';
 import { LookoutError } from '../domain/lookout-error.js';
 import type { Role } from '../domain/roles.js';
-import { hashToken, newToken } from '../domain/session-token.js';
+import { checkCsrf, hashToken, newToken } from '../domain/session-token.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { PersonRow } from '../store/people-repository.js';
 import type { SessionRow } from '../store/sessions-repository.js';
@@ -121,9 +120,7 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
     async personOfToken(token: string, csrf: string | string[] | undefined): Promise<string | undefined> {
       const session = await store.sessions.findSession(hashToken(token));
       if (!session) return undefined;
-      if (typeof csrf !== 'string' || !isSameSecret(csrf, session.csrf_token)) {
-        throw new LookoutError('FORBIDDEN', 'A signed-in write must carry the session\'s x-lookout-csrf header', { attributes: { code: 'CSRF' } });
-      }
+      checkCsrf(csrf, session.csrf_token);
       return session.user_id;
     },
 

@@ -42,8 +42,6 @@ export interface ApiKeyRow {
   expires_at: Date | null;
 }
 
-/** Who a key authenticates. */
-export type KeyOwner = Principal;
 
 /** Accounts, their users and API keys (stored as hashes only). */
 export function createAccountsRepository(db: Queryable) {
@@ -126,7 +124,7 @@ export function createAccountsRepository(db: Queryable) {
      * The key of this hash, if it exists, and marks it used. The mark is written at most once a
      * minute per key, so a busy key costs no write per request (callers cache look-ups anyway).
      */
-    async findKey(keyHash: string): Promise<KeyOwner | undefined> {
+    async findKey(keyHash: string): Promise<Principal | undefined> {
       // A personal key acts with its person's role now; one whose person left the account is unknown.
       const [row] = await db.query<{ id: string; account_id: string; user_id: string | null; name: string; kind: string; role: Role | null; email: string | null; stale: boolean }>(
         `SELECT k.id, k.account_id, k.user_id, k.name, k.kind, u.email,
