@@ -166,6 +166,16 @@ export async function createLookout(options: LookoutOptions = {}): Promise<Looko
       const dropped = mqtt.disconnectKey(event.keyHash);
       if (dropped > 0) logger.info({ accountId: event.accountId, keyId: event.keyId, clients: dropped }, 'mqtt clients of a revoked API key disconnected');
     });
+    // A member who left stops receiving at once: the account's clients are asked again whether their
+    // keys still give access. (A change naming no account only ends console sessions, and MQTT
+    // clients connect with keys.)
+    bus.subscribe('accessChanged', (event) => {
+      if (event.accountId === null) return;
+      void mqtt.recheck(event.accountId, async (keyHash, accountId) => (await store.accounts.findKey(keyHash))?.accountId === accountId)
+        .then((dropped) => {
+          if (dropped > 0) logger.info({ accountId: event.accountId, userId: event.userId, clients: dropped }, 'mqtt clients whose access ended disconnected');
+        });
+    });
     const mqttRelay = createMqttRelay({ bus, broker: mqtt, logger });
     const mqttSessionStream = createMqttSessionStream({ bus, store, logger, publish: mqttRelay.publish });
     const testSessionRuns = createTestSessionRunService({

@@ -33,6 +33,13 @@ export interface MqttBroker {
   connectedClients(): number;
   /** Disconnects every client that connected with the key of this hash (a revoked key); answers how many. */
   disconnectKey(keyHash: string): number;
+  /**
+   * Asks again, for every client of `accountId` (of every account when null), whether the key it
+   * connected with still gives access to its account (a personal key's member may have left), and
+   * disconnects those refused; answers how many. A check that throws keeps its client: the next
+   * change, or its reconnection, decides.
+   */
+  recheck(accountId: string | null, stillAllowed: (keyHash: string, accountId: string) => Promise<boolean>): Promise<number>;
   /** Disconnects every client and stops accepting upgrades. */
   close(): Promise<void>;
 }
@@ -139,6 +146,25 @@ export async function createMqttBroker(options: MqttBrokerOptions): Promise<Mqtt
       for (const [client, hash] of keyHashOf) {
         if (hash !== keyHash) continue;
         keyHashOf.delete(client);
+        client.close();
+        dropped++;
+      }
+      return dropped;
+    },
+    async recheck(accountId, stillAllowed) {
+      const asked = [...keyHashOf].filter(([client]) => accountId === null || accountOf.get(client) === accountId);
+      const refusedClients = await Promise.all(asked.map(async ([client, hash]) => {
+        const own = accountOf.get(client);
+        try {
+          return own !== undefined && !(await stillAllowed(hash, own)) ? client : null;
+        } catch (err) {
+          logger.warn({ err, clientId: client.id }, 'mqtt client access could not be checked again; kept');
+          return null;
+        }
+      }));
+      let dropped = 0;
+      for (const client of refusedClients) {
+        if (!client || !keyHashOf.delete(client)) continue;
         client.close();
         dropped++;
       }

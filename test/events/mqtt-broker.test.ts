@@ -1,6 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/domain/api-key.js';
 import { startTestServer, type TestClient, type TestServer } from '../support/test-server.js';
 
 /**
@@ -110,6 +111,26 @@ describe('the MQTT broker', () => {
     first.client.end(true);
     const again = await keep(server.a, 'shared-client-id');
     expect(again.sessionPresent).toBe(true);
+  });
+
+  it('asks the clients of one account again, drops those refused and keeps those whose check throws', async () => {
+    const keyOf = async (name: string) => (await server.a.request('POST', '/v1/accounts/me/api-keys', { name })).body.key as string;
+    const [refusedKey, erringKey] = [await keyOf('refused'), await keyOf('erring')];
+    const refusedClient = await connect(server.a.accountId, refusedKey);
+    const erring = await connect(server.a.accountId, erringKey);
+    const kept = await as(server.a);
+    const otherAccount = await as(server.b);
+    const closed = next(refusedClient, 'close');
+    const askedAccounts = new Set<string>();
+    const dropped = await server.lookout.mqtt.recheck(server.a.accountId, async (keyHash, accountId) => {
+      askedAccounts.add(accountId);
+      if (keyHash === hashApiKey(erringKey)) throw new Error('database away');
+      return keyHash !== hashApiKey(refusedKey);
+    });
+    expect(askedAccounts).toEqual(new Set([server.a.accountId]));
+    expect(dropped).toBe(1);
+    await closed;
+    expect([refusedClient.connected, erring.connected, kept.connected, otherAccount.connected]).toEqual([false, true, true, true]);
   });
 
   it('closes a client that publishes: only the server writes results', async () => {

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, sessionClient, type SessionClient } from '../../support/console-session.js';
@@ -12,6 +13,15 @@ async function openSocket(s: TestServer, headers: Record<string, string>, payloa
   ws.send(JSON.stringify({ type: 'connection_init', payload }));
   const first = await Promise.race([once(ws, 'message').then(([data]) => JSON.parse(String(data)).type as string), closed.then((code) => `closed ${code}`)]);
   return { ws, first, closed };
+}
+
+/** An MQTT client of `checkly test`'s kind, connected with a key; `closed` settles when the broker drops it. */
+async function openMqtt(s: TestServer, key: string) {
+  const client = await mqtt.connectAsync(`${s.url.replace(/^http/, 'ws')}/mqtt`, {
+    username: s.a.accountId, password: key, reconnectPeriod: 0, protocolVersion: 4, connectTimeout: 5000,
+  });
+  const closed = new Promise<boolean>((resolve) => client.once('close', () => resolve(true)));
+  return { client, closed };
 }
 
 /** Reads an event stream until it ends; answers true then. */
@@ -52,7 +62,7 @@ describe('live connections follow access: sessions and members', () => {
     owner = await signIn(s, 'owner@localhost', s.lookout.bootstrap.owner!.password!);
   });
 
-  it('closes the live connections of a member removed from the account, and keeps the others\'', async () => {
+  it('closes the live connections of a member removed from the account (graphql-ws, event stream, MQTT), and keeps the others\'', async () => {
     const invited = await owner.request('POST', '/v1/accounts/me/invitations', { email: 'leaver@example.com', role: 'READ_ONLY' });
     const accepted = await s.raw('POST', `/v1/invitations/${invited.body.link.split('/').at(-1)}/accept`, {
       body: JSON.stringify({ name: 'Leaver', password: 'a long enough password' }), headers: { 'content-type': 'application/json' },
@@ -65,12 +75,19 @@ describe('live connections follow access: sessions and members', () => {
     expect([byKey.first, byCookie.first, ownerSocket.first]).toEqual(['connection_ack', 'connection_ack', 'connection_ack']);
     const stream = await fetch(`${s.url}/v1/events/stream`, { headers: { authorization: `Bearer ${key}` } });
     const ended = streamEnds(stream);
+    const leaverMqtt = await openMqtt(s, key);
+    const ownerMqtt = await openMqtt(s, s.a.apiKey);
 
     expect((await owner.request('DELETE', `/v1/accounts/me/members/${leaver.view.user.id}`)).status).toBe(204);
     expect(await byKey.closed).toBe(4403);
     expect(await byCookie.closed).toBe(4403);
     expect(await ended).toBe(true);
+    expect(await leaverMqtt.closed).toBe(true);
     expect(ownerSocket.ws.readyState).toBe(WebSocket.OPEN);
     ownerSocket.ws.close();
+    // Asked again with the rest of the account, the owner's client was kept.
+    expect(ownerMqtt.client.connected).toBe(true);
+    await ownerMqtt.client.endAsync();
+    await expect(openMqtt(s, key)).rejects.toThrow();
   });
 });
