@@ -4,6 +4,7 @@ import { sessionTokenOf } from './authenticate.js';
 import { InvitationAccept, InvitationCreate, InvitationIdParams, MemberParams, MemberUpdate, TokenParams } from '../contract/account-schemas.js';
 import { ref } from '../contract/response-shape.js';
 import { NO_CONTENT, responses } from '../contract/route-responses.js';
+import { sessionMetaOf } from './session-meta-of.js';
 
 const tags = ['Members'];
 const manage = { permission: 'manage' } as const;
@@ -76,7 +77,7 @@ export function membersRoutes(app: Api, context: ApiContext): void {
     // Public route: a signed-in person is recognised by their session cookie, if they send one.
     const token = sessionTokenOf(req);
     const signedIn = token ? await context.sessions.personOfToken(token, req.headers['x-lookout-csrf']) : undefined;
-    const started = await members.accept(req.params.token, { ...req.body, userId: signedIn }, { ip: req.ip, userAgent: req.headers['user-agent'] });
+    const started = await members.accept(req.params.token, { ...req.body, userId: signedIn }, sessionMetaOf(req));
     return answerSession(reply, started, secure);
   });
 }

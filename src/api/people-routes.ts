@@ -2,6 +2,7 @@ import type { Api, ApiContext } from './api-context.js';
 import { PasswordChange, ResetPassword, ResetRequest, TokenParams, TotpCode } from '../contract/account-schemas.js';
 import { ref } from '../contract/response-shape.js';
 import { NO_CONTENT, responses } from '../contract/route-responses.js';
+import { sessionMetaOf } from './session-meta-of.js';
 
 const tags = ['Sessions'];
 const self = { permission: 'self' } as const;
@@ -63,7 +64,7 @@ export function peopleRoutes(app: Api, context: ApiContext): void {
       params: TokenParams, body: ResetPassword, response: responses({ 204: NO_CONTENT }, 404),
     },
   }, async (req, reply) => {
-    await people.reset(req.params.token, req.body.password);
+    await people.reset(req.params.token, req.body.password, sessionMetaOf(req));
     return reply.code(204).send();
   });
 }

@@ -7,6 +7,7 @@ import { createTryLimiter } from './create-try-limiter.js';
 import { SignIn, SwitchAccount } from '../contract/account-schemas.js';
 import { ref } from '../contract/response-shape.js';
 import { NO_CONTENT, responses } from '../contract/route-responses.js';
+import { sessionMetaOf } from './session-meta-of.js';
 
 const tags = ['Sessions'];
 const open = { public: true } as never;
@@ -52,7 +53,7 @@ export function sessionRoutes(app: Api, context: ApiContext): void {
     const wait = Math.max(byEmail.retryAfter(emailKey), byClient.retryAfter(req.ip));
     if (wait > 0) throw new LookoutError('RATE_LIMITED', `Too many failed sign-ins: try again in ${wait} s`, { retryAfter: wait });
     try {
-      const started = await sessions.signIn(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
+      const started = await sessions.signIn(req.body, sessionMetaOf(req));
       app.log.info({ userId: started.view.user.id }, 'signed in');
       return answerSession(reply, started, secure);
     } catch (err) {

@@ -62,7 +62,7 @@ export function ssoRoutes(app: Api, context: ApiContext): void {
     try {
       if (!sso) throw ssoRefusal('SSO_DISABLED');
       const query = req.url.slice(req.url.indexOf('?') + 1 || req.url.length);
-      const { session, returnTo } = await sso.finish(query, ssoStateOf(req.headers.cookie), { ip: req.ip, userAgent: req.headers['user-agent'] });
+      const { session, returnTo } = await sso.finish(query, ssoStateOf(req.headers.cookie), { ip: req.ip, userAgent: req.headers['user-agent'], via: 'console' });
       answerSession(reply, session, secure);
       return reply.redirect(returnTo, 302);
     } catch (err) {

@@ -110,6 +110,8 @@ export function createOidcSignInService({ settings, publicUrl, store, bus, sessi
       const [firstAccountId] = mapped.keys();
       if (!firstAccountId) throw ssoRefusal('SSO_NO_ACCOUNT');
       const found = await personOf(repos, issuer, claims, firstAccountId);
+      // The memberships the claims set are the person's own doing, signing in from the console.
+      await repos.auditLog.nameActor({ kind: 'user', id: found.id, label: found.email, via: 'console', ip: meta.ip ?? null });
       const sync = await syncOidcMemberships(repos, found.id, settings.roleMap, mapped);
       for (const accountId of sync.keptLastOwner) logger.warn({ accountId, userId: found.id }, 'single sign-on: the claims demote the last owner of an account; kept as owner');
       return { person: found, roles: mapped, changed: sync.changed };

@@ -1,13 +1,14 @@
 import { Secret, TOTP } from 'otpauth';
 import { LookoutError } from '../domain/lookout-error.js';
 import { passwordIssues } from '../domain/password-issues.js';
+import type { AuditActor } from '../domain/audit-actor.js';
 import type { Principal } from '../domain/principal.js';
 import { hashToken, newToken } from '../domain/session-token.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Store } from '../store/create-store.js';
 import { RESET_HOURS, type SendPersonMail } from './member-service.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
-import { isTotpCode } from './session-service.js';
+import { isTotpCode, type SessionMeta } from './session-service.js';
 
 /** Options of createPersonService. */
 export interface PersonServiceOptions {
@@ -38,6 +39,9 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
     for (const id of ended) await store.sessions.deleteSession(id);
     await bus.publish({ type: 'accessChanged', accountId: null, userId, sessionIds: ended });
   };
+  // The person's own sign-in changed: logged in each of their accounts (users belong to none).
+  const changed = (userId: string, field: 'password' | 'totp', actor?: AuditActor) =>
+    store.auditLog.recordPersonChange(userId, { action: 'update', resourceType: 'person', resourceId: userId, fields: [field] }, actor);
   const check = (password: string, key: string) => {
     const [issue] = passwordIssues(password, key);
     if (issue) throw invalid(key, issue.message);
@@ -49,6 +53,7 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
       if (!person?.password_hash || !(await verifyPassword(person.password_hash, input.currentPassword))) throw invalid('currentPassword', 'is not your password');
       check(input.newPassword, 'newPassword');
       await store.people.setPassword(person.id, await hashPassword(input.newPassword));
+      await changed(person.id, 'password');
       await endSessions(person.id, principal.sessionId);
     },
 
@@ -68,6 +73,7 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
       if (!person?.totp_secret || person.totp_enabled) throw new LookoutError('CONFLICT', 'Start enrolling first', { attributes: { code: 'TOTP_NOT_STARTED' } });
       if (!isTotpCode(person.totp_secret, code)) throw invalid('code', 'is not the current code of that secret');
       await store.people.setTotp(person.id, person.totp_secret, true);
+      await changed(person.id, 'totp');
     },
 
     async disableTotp(principal: Principal, code: string): Promise<void> {
@@ -75,6 +81,7 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
       if (!person?.totp_enabled || !person.totp_secret) throw new LookoutError('CONFLICT', 'No second factor is on', { attributes: { code: 'TOTP_OFF' } });
       if (!isTotpCode(person.totp_secret, code)) throw invalid('code', 'is not the current code');
       await store.people.setTotp(person.id, null, false);
+      await changed(person.id, 'totp');
     },
 
     /**
@@ -95,11 +102,14 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
     },
 
     /** Sets a new password from a reset link (once) and ends every session of the person. */
-    async reset(token: string, password: string): Promise<void> {
+    async reset(token: string, password: string, from: SessionMeta = {}): Promise<void> {
       check(password, 'password');
       const userId = await store.invitations.consumePasswordReset(hashToken(token));
       if (!userId) throw new LookoutError('NOT_FOUND', 'This reset link is unknown, used or expired: ask for another', { attributes: { code: 'RESET_LINK_INVALID' } });
       await store.people.setPassword(userId, await hashPassword(password));
+      // Whoever holds the link acts as its person.
+      const label = (await store.people.get(userId))?.email ?? userId;
+      await changed(userId, 'password', { kind: 'user', id: userId, label, via: from.via ?? 'console', ip: from.ip ?? null });
       await endSessions(userId);
     },
   };

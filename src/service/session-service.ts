@@ -1,4 +1,5 @@
 import { TOTP } from 'otpauth';
+import type { AuditVia } from '../domain/audit-actor.js';
 import { LookoutError } from '../domain/lookout-error.js';
 import type { Role } from '../domain/roles.js';
 import { checkCsrf, hashToken, newToken } from '../domain/session-token.js';
@@ -15,6 +16,8 @@ export const SESSION_DAYS = 14;
 export interface SessionMeta {
   ip?: string;
   userAgent?: string;
+  /** How the sign-in came, for the audit log; default `console`. */
+  via?: AuditVia;
 }
 
 /** A session as the console reads it: the person, their accounts and the token writes must echo. */
@@ -77,6 +80,9 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
     const session = await store.sessions.createSession({
       tokenHash: hashToken(token), userId: person.id, accountId: first, csrfToken: newToken(), method, ip: meta.ip, userAgent: meta.userAgent, expiresAt,
     });
+    // Signing in is the person's own doing, though no request has named them yet.
+    await store.auditLog.recordPersonChange(person.id, { action: 'create', resourceType: 'session', resourceId: session.id },
+      { kind: 'user', id: person.id, label: person.email, via: meta.via ?? 'console', ip: meta.ip ?? null });
     return { token, expiresAt, view: await viewOf(session, person) };
   }
 
@@ -134,13 +140,15 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
     },
 
     async signOut(sessionId: string): Promise<void> {
-      await store.sessions.deleteSession(sessionId);
+      const userId = await store.sessions.deleteSession(sessionId);
+      if (userId) await store.auditLog.recordPersonChange(userId, { action: 'delete', resourceType: 'session', resourceId: sessionId });
       await bus.publish({ type: 'accessChanged', accountId: null, userId: null, sessionIds: [sessionId] });
     },
 
     /** Ends every session of the person (their keys are not touched: they are revoked one by one). */
     async signOutEverywhere(userId: string): Promise<void> {
       const sessionIds = await store.sessions.deleteSessionsOf(userId);
+      for (const id of sessionIds) await store.auditLog.recordPersonChange(userId, { action: 'delete', resourceType: 'session', resourceId: id });
       await bus.publish({ type: 'accessChanged', accountId: null, userId, sessionIds });
     },
   };

@@ -1,4 +1,6 @@
 import type { AuditLogRow } from '../contract/audit-log-row.js';
+import type { AuditAction, AuditActor } from '../domain/audit-actor.js';
+import { currentAuditActor, SET_ACTOR_SQL } from './audit-actor-scope.js';
 import type { Queryable } from './db.js';
 
 /** What a list of the audit log is narrowed to; absent filters match everything. */
@@ -11,12 +13,48 @@ export interface AuditLogFilter {
   to?: Date;
 }
 
+/** A change to a person's sign-in, as recordPersonChange logs it. */
+export interface PersonChange {
+  action: AuditAction;
+  /** `session` (begun or ended) or `person` (their password or second factor). */
+  resourceType: 'session' | 'person';
+  resourceId: string;
+  /** The names of what changed (`password`, `totp`); never a value. */
+  fields?: string[];
+}
+
 /**
  * The audit log. Entries are written by the database itself (the trigger of migration 035), never
  * here: this reads them and prunes them.
  */
 export function createAuditLogRepository(db: Queryable) {
   return {
+    /**
+     * Names who makes the rest of this transaction's changes. For a transaction whose author is
+     * known only part-way through (single sign-on learns its person from the claims it checks);
+     * a request's own actor is named without this. Outside a transaction it names nobody.
+     */
+    async nameActor(actor: AuditActor): Promise<void> {
+      await db.query(SET_ACTOR_SQL, [JSON.stringify(actor)]);
+    },
+
+    /**
+     * Records a change to a person's own sign-in (a session begun or ended, a new password, a second
+     * factor turned on or off) in the log of every account they belong to: `users` and `sessions`
+     * belong to no account, so no trigger sees them. The actor is the request's, else `actor`
+     * (a sign-in, whose request has none yet), else the system. Field names only, as ever.
+     */
+    async recordPersonChange(userId: string, change: PersonChange, actor?: AuditActor): Promise<void> {
+      const by = currentAuditActor() ?? actor;
+      await db.query(
+        `INSERT INTO audit_log (account_id, actor_kind, actor_id, actor_label, via, ip, action, resource_type, resource_id, fields)
+         SELECT account_id, $2, $3, $4, $5, $6, $7, $8, $9, $10::text[] FROM memberships WHERE user_id = $1
+         ON CONFLICT (tx, account_id, resource_type, resource_id) DO NOTHING`,
+        [userId, by?.kind ?? 'system', by?.id ?? null, by?.label ?? 'Lookout', by?.via ?? 'system', by?.ip ?? null,
+          change.action, change.resourceType, change.resourceId, change.fields ?? []],
+      );
+    },
+
     /** A page of the account's entries newest first, before entry `beforeId` when given. */
     list(accountId: string, filter: AuditLogFilter, limit: number, beforeId?: string): Promise<AuditLogRow[]> {
       // One statement for every combination of filters: a null parameter switches its filter off.

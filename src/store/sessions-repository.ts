@@ -69,8 +69,9 @@ export function createSessionsRepository(db: Queryable) {
       return db.query<SessionRow>('SELECT * FROM sessions WHERE user_id = $1 AND expires_at > now() ORDER BY last_seen_at DESC', [userId]);
     },
 
-    async deleteSession(id: string): Promise<void> {
-      await db.query('DELETE FROM sessions WHERE id = $1', [id]);
+    /** Ends one session; answers its person (undefined when it had ended already). */
+    async deleteSession(id: string): Promise<string | undefined> {
+      return (await db.query<{ user_id: string }>('DELETE FROM sessions WHERE id = $1 RETURNING user_id', [id]))[0]?.user_id;
     },
 
     /** Ends every session of a person (sign out everywhere, a new password); answers their ids. */

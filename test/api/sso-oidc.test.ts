@@ -114,6 +114,13 @@ describe('single sign-on with OpenID Connect, against a real provider', () => {
     expect(await roleIn(s, jar, TEAM_B)).toBe(403);
     expect(await roleIn(s, jar, HAND_INVITED)).toBe('READ_WRITE');
     expect((await s.lookout.store.people.membershipsOf(person.id)).map((m) => [m.account_id, m.role]).sort()).toEqual([[TEAM_A, 'ADMIN'], [HAND_INVITED, 'READ_WRITE']].sort());
+    // The audit log names the person signing in, from the console, for what their claims changed.
+    const log = await fetch(`${s.url}/v1/accounts/me/audit-log?resourceType=membership&resourceId=${person.id}&limit=100`, {
+      headers: { cookie: jar.header(), 'x-lookout-account': TEAM_A },
+    });
+    const entries = ((await log.json()) as { entries: { action: string; actor: { kind: string; id: string }; via: string; ip: string | null }[] }).entries;
+    expect(entries.map((e) => e.action)).toEqual(['update', 'update', 'create']);
+    for (const e of entries) expect(e).toMatchObject({ actor: { kind: 'user', id: person.id }, via: 'console', ip: '127.0.0.1' });
   });
 
   it('refuses a person whose claims map to no account, readably, and makes nobody', async () => {
