@@ -17,15 +17,16 @@ export interface GraphqlContext {
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
 /**
- * Builds the context of one operation from the caller's headers. Throws UNAUTHENTICATED when no
- * Authorization is given: the layer has no credentials of its own to fall back on.
+ * Builds the context of one operation from the caller's headers (and address, passed on to the
+ * backend: see RestSessionOptions). Throws UNAUTHENTICATED when no Authorization is given: the
+ * layer has no credentials of its own to fall back on.
  */
 export function createContextFactory({ client, logger }: { client: RestClient; logger: Logger }) {
-  return function contextFromHeaders(headers: IncomingHeaders): GraphqlContext {
+  return function contextFromHeaders(headers: IncomingHeaders, clientAddress?: string): GraphqlContext {
     if (!headers.authorization && !headers.cookie) {
       throw codedError('UNAUTHENTICATED', 'Missing Authorization header: expected "Bearer <API key>", or sign in to the console', { http: { status: 401 } });
     }
-    const rest = client.session(headers);
+    const rest = client.session(headers, { clientAddress });
     let viewer: Promise<RestAccount> | undefined;
     return {
       rest,

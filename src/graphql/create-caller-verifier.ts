@@ -48,7 +48,7 @@ export function createCallerVerifier({ client, ttlMs = 30_000, maxEntries = 5000
 
   const ask = async (headers: IncomingHeaders) => {
     try {
-      await client.session(headers, 1).get('/v1/accounts/me');
+      await client.session(headers, { budget: 1 }).get('/v1/accounts/me');
     } catch (err) {
       if (!(err instanceof RestError && err.status === 429)) throw err;
     }

@@ -112,7 +112,7 @@ export interface Graphql {
   /** The executable schema. */
   schema: GraphQLSchema;
   /** Context of one operation from request headers or graphql-ws connection params (lower-case header names). */
-  contextFromHeaders(headers: IncomingHeaders): GraphqlContext;
+  contextFromHeaders(headers: IncomingHeaders, clientAddress?: string): GraphqlContext;
   /** The REST client (pools per backend), closed with the Fastify app. */
   client: RestClient;
 }
@@ -220,7 +220,7 @@ export async function createGraphql({ app, config, logger, resolvers = [], plugi
     preHandler: guard.preHandler,
     errorHandler: guard.errorHandler,
     onSend: legacyJsonStatus,
-    handler: fastifyApolloHandler(apollo, { context: async (req) => contextFromHeaders(req.headers) }),
+    handler: fastifyApolloHandler(apollo, { context: async (req) => contextFromHeaders(req.headers, req.ip) }),
   });
   app.addHook('onClose', async () => {
     await apollo.stop();

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Dispatcher, errors } from 'undici';
@@ -130,6 +131,22 @@ interface InjectedResponse {
 }
 
 /**
+ * The header the layer's REST client names its caller's address with, for an in-process request:
+ * the dispatcher takes it off and serves the request as coming from that address (the audit log's
+ * `ip`, per-address limits), as a trusted proxy's X-Forwarded-For would over HTTP. It never reaches
+ * the app: only the layer's own client dispatches here, and it never forwards this header from a caller.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-lookout-client-address';
+
+/** The headers without CLIENT_ADDRESS_HEADER, and its value when it is an IP address. */
+function takeClientAddress(headers: Headers | undefined): { headers: Headers | undefined; address: string | undefined } {
+  if (!headers || !(CLIENT_ADDRESS_HEADER in headers)) return { headers, address: undefined };
+  const { [CLIENT_ADDRESS_HEADER]: named, ...rest } = headers;
+  const address = typeof named === 'string' && isIP(named) !== 0 ? named : undefined;
+  return { headers: rest, address };
+}
+
+/**
  * An undici Dispatcher that serves each request with the Fastify app in this process (`inject`):
  * no socket, yet the same onRequest/preHandler hooks, authentication, rate limits, validation and
  * serializers as a request over HTTP, coming from loopback (127.0.0.1). `request()`, `stream()` and
@@ -179,14 +196,16 @@ export class InProcessDispatcher extends Dispatcher {
     sink.start((reason) => fail(reason ?? new errors.RequestAbortedError()));
     if (done) return true;
 
+    const { headers, address } = takeClientAddress(headerObject(opts.headers));
     const injectOptions = {
       method: opts.method,
       url: opts.path,
       query: opts.query,
-      headers: headerObject(opts.headers),
+      headers,
       payload,
-      // As over HTTP from the layer: loopback, a host the service counts as its own (no custom domain).
-      remoteAddress: '127.0.0.1',
+      // As over HTTP from the layer (loopback, a host the service counts as its own: no custom
+      // domain), from the caller's address when the layer named it.
+      remoteAddress: address ?? '127.0.0.1',
       authority: '127.0.0.1',
       signal: aborter.signal,
       // The body reaches the handler as the Buffers the app wrote, not joined and decoded again.

@@ -1,4 +1,5 @@
 import { Dispatcher, Pool } from 'undici';
+import { CLIENT_ADDRESS_HEADER } from './create-in-process-dispatcher.js';
 import { codedError, RestError } from './errors.js';
 import type { RestErrorBody } from './rest-types.js';
 
@@ -30,10 +31,23 @@ export interface RestSession {
   readonly idsUnsupported: Set<string>;
 }
 
+/** Options of one RestSession. */
+export interface RestSessionOptions {
+  /** REST calls allowed; default the client's budget. */
+  budget?: number;
+  /**
+   * The caller's address as the layer sees it. The backend is told it so that the audit log and
+   * per-address limits see the caller, not the layer: in-process it is the request's address; over
+   * HTTP it goes as X-Forwarded-For, which the backend believes only from proxies it trusts
+   * (LOOKOUT_TRUST_PROXY naming the layer).
+   */
+  clientAddress?: string;
+}
+
 /** Pools to the backend, shared by all operations. */
 export interface RestClient {
   /** A session for one operation with the caller's headers. */
-  session(headers: Record<string, string | string[] | undefined>, budget?: number): RestSession;
+  session(headers: Record<string, string | string[] | undefined>, options?: RestSessionOptions): RestSession;
   close(): Promise<void>;
 }
 
@@ -93,7 +107,7 @@ export function createRestClient({ backend: target, budget: defaultBudget, conne
   }
 
   return {
-    session(incoming, budget = defaultBudget) {
+    session(incoming, { budget = defaultBudget, clientAddress }: RestSessionOptions = {}) {
       // The audit log says a change came through GraphQL, or through the console when the console sent the operation.
       const headers: Record<string, string> = { accept: 'application/json', 'x-lookout-via': incoming['x-lookout-via'] === 'console' ? 'console' : 'graphql' };
       for (const name of FORWARDED_HEADERS) {
@@ -101,6 +115,7 @@ export function createRestClient({ backend: target, budget: defaultBudget, conne
         const v = Array.isArray(value) ? value[0] : value;
         if (v) headers[name] = v;
       }
+      if (clientAddress) headers[own ? CLIENT_ADDRESS_HEADER : 'x-forwarded-for'] = clientAddress;
       let calls = 0;
       const { pool, prefix, unsupported } = backend();
 
