@@ -39,7 +39,8 @@ const PROCESS_POLL_MS = 200;
 const MESSAGE_FD = 3;
 
 /**
- * Starts `command` for one run: the job goes to its standard input as JSON, its messages come
+ * Starts `command` for one run: the job goes to its standard input as a line of JSON (which then
+ * stays open: the run's lifeline), its messages come
  * back on fd 3, every byte it writes counts towards the output limit, and it is killed (with
  * everything below it) at the time limit, the output limit, the process limit, cancellation or
  * `stop()`. `done` says which, once its processes are gone; never rejects.
@@ -112,8 +113,16 @@ export function startSandboxProcess(command: SandboxCommand | null, spec: Sandbo
   stdio[0].on('error', () => {
     // The process died before it read its job: its exit says why.
   });
-  stdio[0].end(JSON.stringify(spec.job));
-  if (command.cgroups && stdio[4]) void enterCgroups(child, command.cgroups, stdio[4]).catch((err: Error) => end({ startError: `could not limit the sandbox: ${err.message}` }));
+  // The job, one line. Standard input then stays open as the run's lifeline: if this process dies,
+  // its end tells the run to stop (runner-channel.mjs). In cgroups, the job goes only once the
+  // sandbox is in them: a runner that dies before then leaves a sandbox with nothing to run (bwrap
+  // lets a closed gate through), where bwrap's --die-with-parent is not armed yet.
+  const sendJob = () => stdio[0].write(`${JSON.stringify(spec.job)}\n`);
+  if (command.cgroups && stdio[4]) {
+    void enterCgroups(child, command.cgroups, stdio[4]).then(sendJob, (err: Error) => end({ startError: `could not limit the sandbox: ${err.message}` }));
+  } else {
+    sendJob();
+  }
 
   const done = new Promise<SandboxExit>((resolve) => {
     let exit: { code: number | null; signal: string | null } | null = null;
@@ -126,6 +135,7 @@ export function startSandboxProcess(command: SandboxCommand | null, spec: Sandbo
       spec.signal.removeEventListener('abort', onAbort);
       // Whatever the run left behind (a process it detached) goes with it.
       kill();
+      stdio[0].destroy();
       const verdict = command.cgroups ? await command.cgroups.verdict() : { memoryExceeded: false, processesExceeded: false };
       await command.cgroups?.close();
       // A run no one stopped for a reason of its own, whose cgroup refused a fork or killed for memory, met that limit.
