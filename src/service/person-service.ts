@@ -6,6 +6,7 @@ import type { Principal } from '../domain/principal.js';
 import { hashToken, newToken } from '../domain/session-token.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Store } from '../store/create-store.js';
+import type { Repositories } from '../store/repositories.js';
 import { RESET_HOURS, type SendPersonMail } from './member-service.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import { isTotpCode, type SessionMeta } from './session-service.js';
@@ -39,9 +40,12 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
     for (const id of ended) await store.sessions.deleteSession(id);
     await bus.publish({ type: 'accessChanged', accountId: null, userId, sessionIds: ended });
   };
-  // The person's own sign-in changed: logged in each of their accounts (users belong to none).
-  const changed = (userId: string, field: 'password' | 'totp', actor?: AuditActor) =>
-    store.auditLog.recordPersonChange(userId, { action: 'update', resourceType: 'person', resourceId: userId, fields: [field] }, actor);
+  /** Changes the person's own sign-in and logs it in each of their accounts (users belong to none), in one transaction. */
+  const changeOwn = (userId: string, field: 'password' | 'totp', write: (repos: Repositories) => Promise<unknown>, actor?: AuditActor) =>
+    store.transaction(async (repos) => {
+      await write(repos);
+      await repos.auditLog.recordPersonChange(userId, { action: 'update', resourceType: 'person', resourceId: userId, fields: [field] }, actor);
+    });
   const check = (password: string, key: string) => {
     const [issue] = passwordIssues(password, key);
     if (issue) throw invalid(key, issue.message);
@@ -52,8 +56,8 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
       const person = await store.people.get(personOf(principal));
       if (!person?.password_hash || !(await verifyPassword(person.password_hash, input.currentPassword))) throw invalid('currentPassword', 'is not your password');
       check(input.newPassword, 'newPassword');
-      await store.people.setPassword(person.id, await hashPassword(input.newPassword));
-      await changed(person.id, 'password');
+      const hash = await hashPassword(input.newPassword);
+      await changeOwn(person.id, 'password', (repos) => repos.people.setPassword(person.id, hash));
       await endSessions(person.id, principal.sessionId);
     },
 
@@ -72,16 +76,15 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
       const person = await store.people.get(personOf(principal));
       if (!person?.totp_secret || person.totp_enabled) throw new LookoutError('CONFLICT', 'Start enrolling first', { attributes: { code: 'TOTP_NOT_STARTED' } });
       if (!isTotpCode(person.totp_secret, code)) throw invalid('code', 'is not the current code of that secret');
-      await store.people.setTotp(person.id, person.totp_secret, true);
-      await changed(person.id, 'totp');
+      const secret = person.totp_secret;
+      await changeOwn(person.id, 'totp', (repos) => repos.people.setTotp(person.id, secret, true));
     },
 
     async disableTotp(principal: Principal, code: string): Promise<void> {
       const person = await store.people.get(personOf(principal));
       if (!person?.totp_enabled || !person.totp_secret) throw new LookoutError('CONFLICT', 'No second factor is on', { attributes: { code: 'TOTP_OFF' } });
       if (!isTotpCode(person.totp_secret, code)) throw invalid('code', 'is not the current code');
-      await store.people.setTotp(person.id, null, false);
-      await changed(person.id, 'totp');
+      await changeOwn(person.id, 'totp', (repos) => repos.people.setTotp(person.id, null, false));
     },
 
     /**
@@ -104,12 +107,18 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
     /** Sets a new password from a reset link (once) and ends every session of the person. */
     async reset(token: string, password: string, from: SessionMeta = {}): Promise<void> {
       check(password, 'password');
-      const userId = await store.invitations.consumePasswordReset(hashToken(token));
-      if (!userId) throw new LookoutError('NOT_FOUND', 'This reset link is unknown, used or expired: ask for another', { attributes: { code: 'RESET_LINK_INVALID' } });
-      await store.people.setPassword(userId, await hashPassword(password));
-      // Whoever holds the link acts as its person.
-      const label = (await store.people.get(userId))?.email ?? userId;
-      await changed(userId, 'password', { kind: 'user', id: userId, label, via: from.via ?? 'console', ip: from.ip ?? null });
+      const hash = await hashPassword(password);
+      // The link is spent only with the new password set and logged: all or nothing.
+      const userId = await store.transaction(async (repos) => {
+        const owner = await repos.invitations.consumePasswordReset(hashToken(token));
+        if (!owner) throw new LookoutError('NOT_FOUND', 'This reset link is unknown, used or expired: ask for another', { attributes: { code: 'RESET_LINK_INVALID' } });
+        await repos.people.setPassword(owner, hash);
+        // Whoever holds the link acts as its person.
+        const label = (await repos.people.get(owner))?.email ?? owner;
+        await repos.auditLog.recordPersonChange(owner, { action: 'update', resourceType: 'person', resourceId: owner, fields: ['password'] },
+          { kind: 'user', id: owner, label, via: from.via ?? 'console', ip: from.ip ?? null });
+        return owner;
+      });
       await endSessions(userId);
     },
   };

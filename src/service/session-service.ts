@@ -77,12 +77,15 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
     const token = newToken();
     const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
     const first = accountId ?? (await store.people.membershipsOf(person.id))[0]?.account_id ?? null;
-    const session = await store.sessions.createSession({
-      tokenHash: hashToken(token), userId: person.id, accountId: first, csrfToken: newToken(), method, ip: meta.ip, userAgent: meta.userAgent, expiresAt,
+    const session = await store.transaction(async (repos) => {
+      const made = await repos.sessions.createSession({
+        tokenHash: hashToken(token), userId: person.id, accountId: first, csrfToken: newToken(), method, ip: meta.ip, userAgent: meta.userAgent, expiresAt,
+      });
+      // Signing in is the person's own doing, though no request has named them yet.
+      await repos.auditLog.recordPersonChange(person.id, { action: 'create', resourceType: 'session', resourceId: made.id },
+        { kind: 'user', id: person.id, label: person.email, via: meta.via ?? 'console', ip: meta.ip ?? null });
+      return made;
     });
-    // Signing in is the person's own doing, though no request has named them yet.
-    await store.auditLog.recordPersonChange(person.id, { action: 'create', resourceType: 'session', resourceId: session.id },
-      { kind: 'user', id: person.id, label: person.email, via: meta.via ?? 'console', ip: meta.ip ?? null });
     return { token, expiresAt, view: await viewOf(session, person) };
   }
 
@@ -140,15 +143,20 @@ export function createSessionService({ store, bus }: { store: Store; bus: EventB
     },
 
     async signOut(sessionId: string): Promise<void> {
-      const userId = await store.sessions.deleteSession(sessionId);
-      if (userId) await store.auditLog.recordPersonChange(userId, { action: 'delete', resourceType: 'session', resourceId: sessionId });
+      await store.transaction(async (repos) => {
+        const userId = await repos.sessions.deleteSession(sessionId);
+        if (userId) await repos.auditLog.recordPersonChange(userId, { action: 'delete', resourceType: 'session', resourceId: sessionId });
+      });
       await bus.publish({ type: 'accessChanged', accountId: null, userId: null, sessionIds: [sessionId] });
     },
 
     /** Ends every session of the person (their keys are not touched: they are revoked one by one). */
     async signOutEverywhere(userId: string): Promise<void> {
-      const sessionIds = await store.sessions.deleteSessionsOf(userId);
-      for (const id of sessionIds) await store.auditLog.recordPersonChange(userId, { action: 'delete', resourceType: 'session', resourceId: id });
+      const sessionIds = await store.transaction(async (repos) => {
+        const ended = await repos.sessions.deleteSessionsOf(userId);
+        for (const id of ended) await repos.auditLog.recordPersonChange(userId, { action: 'delete', resourceType: 'session', resourceId: id });
+        return ended;
+      });
       await bus.publish({ type: 'accessChanged', accountId: null, userId, sessionIds });
     },
   };

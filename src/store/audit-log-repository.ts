@@ -1,6 +1,6 @@
 import type { AuditLogRow } from '../contract/audit-log-row.js';
 import type { AuditAction, AuditActor } from '../domain/audit-actor.js';
-import { currentAuditActor, SET_ACTOR_SQL } from './audit-actor-scope.js';
+import { SET_ACTOR_SQL } from './audit-actor-scope.js';
 import type { Queryable } from './db.js';
 
 /** What a list of the audit log is narrowed to; absent filters match everything. */
@@ -24,8 +24,9 @@ export interface PersonChange {
 }
 
 /**
- * The audit log. Entries are written by the database itself (the trigger of migration 035), never
- * here: this reads them and prunes them.
+ * The audit log. Entries of account resources are written by the database itself (the trigger of
+ * migration 035), never here; this writes those of a person's own sign-in, which no account's
+ * table holds, and reads and prunes them all.
  */
 export function createAuditLogRepository(db: Queryable) {
   return {
@@ -41,16 +42,23 @@ export function createAuditLogRepository(db: Queryable) {
     /**
      * Records a change to a person's own sign-in (a session begun or ended, a new password, a second
      * factor turned on or off) in the log of every account they belong to: `users` and `sessions`
-     * belong to no account, so no trigger sees them. The actor is the request's, else `actor`
-     * (a sign-in, whose request has none yet), else the system. Field names only, as ever.
+     * belong to no account, so no trigger sees them. Write it in the change's transaction. The
+     * actor is the request's, else `actor` (a sign-in, whose request has none yet), else the
+     * system. Field names only, as ever.
      */
     async recordPersonChange(userId: string, change: PersonChange, actor?: AuditActor): Promise<void> {
-      const by = currentAuditActor() ?? actor;
+      // The request's actor is the one its transaction named (lookout.actor), read where the
+      // trigger reads it: the JavaScript scope does not follow every store's transaction queue.
       await db.query(
         `INSERT INTO audit_log (account_id, actor_kind, actor_id, actor_label, via, ip, action, resource_type, resource_id, fields)
-         SELECT account_id, $2, $3, $4, $5, $6, $7, $8, $9, $10::text[] FROM memberships WHERE user_id = $1
+         SELECT m.account_id,
+                coalesce(a.actor ->> 'kind', $2), CASE WHEN a.actor IS NULL THEN $3 ELSE a.actor ->> 'id' END,
+                coalesce(a.actor ->> 'label', $4), coalesce(a.actor ->> 'via', $5), CASE WHEN a.actor IS NULL THEN $6 ELSE a.actor ->> 'ip' END,
+                $7, $8, $9, $10::text[]
+         FROM memberships m, (SELECT NULLIF(current_setting('lookout.actor', true), '')::jsonb AS actor) a
+         WHERE m.user_id = $1
          ON CONFLICT (tx, account_id, resource_type, resource_id) DO NOTHING`,
-        [userId, by?.kind ?? 'system', by?.id ?? null, by?.label ?? 'Lookout', by?.via ?? 'system', by?.ip ?? null,
+        [userId, actor?.kind ?? 'system', actor?.id ?? null, actor?.label ?? 'Lookout', actor?.via ?? 'system', actor?.ip ?? null,
           change.action, change.resourceType, change.resourceId, change.fields ?? []],
       );
     },

@@ -1,5 +1,6 @@
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from '../../support/backends.js';
 import { signIn, sessionClient, type SessionClient } from '../../support/console-session.js';
 import { startTestServer, type TestClient, type TestServer } from '../../support/test-server.js';
 
@@ -18,10 +19,10 @@ async function signInEntries(client: TestClient, userId: string, sessionIds: str
     .reverse();
 }
 
-describe("a person's own sign-in in the audit log of each of their accounts", () => {
+describe.each(BACKENDS)("a person's own sign-in in the audit log of each of their accounts, on $name", (backend) => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTestServer({ backend });
   });
   afterAll(async () => s?.close());
 
