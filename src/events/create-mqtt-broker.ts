@@ -34,12 +34,12 @@ export interface MqttBroker {
   /** Disconnects every client that connected with the key of this hash (a revoked key); answers how many. */
   disconnectKey(keyHash: string): number;
   /**
-   * Asks again, for every client of `accountId` (of every account when null), whether the key it
+   * Asks again, for every client of `accountId`, whether the key it
    * connected with still gives access to its account (a personal key's member may have left), and
    * disconnects those refused; answers how many. A check that throws keeps its client: the next
    * change, or its reconnection, decides.
    */
-  recheck(accountId: string | null, stillAllowed: (keyHash: string, accountId: string) => Promise<boolean>): Promise<number>;
+  recheck(accountId: string, stillAllowed: (keyHash: string, accountId: string) => Promise<boolean>): Promise<number>;
   /** Disconnects every client and stops accepting upgrades. */
   close(): Promise<void>;
 }
@@ -152,11 +152,10 @@ export async function createMqttBroker(options: MqttBrokerOptions): Promise<Mqtt
       return dropped;
     },
     async recheck(accountId, stillAllowed) {
-      const asked = [...keyHashOf].filter(([client]) => accountId === null || accountOf.get(client) === accountId);
+      const asked = [...keyHashOf].filter(([client]) => accountOf.get(client) === accountId);
       const refusedClients = await Promise.all(asked.map(async ([client, hash]) => {
-        const own = accountOf.get(client);
         try {
-          return own !== undefined && !(await stillAllowed(hash, own)) ? client : null;
+          return (await stillAllowed(hash, accountId)) ? null : client;
         } catch (err) {
           logger.warn({ err, clientId: client.id }, 'mqtt client access could not be checked again; kept');
           return null;

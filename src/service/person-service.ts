@@ -1,7 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { LookoutError } from '../domain/lookout-error.js';
 import { passwordIssues } from '../domain/password-issues.js';
-import type { AuditActor } from '../domain/audit-actor.js';
 import type { Principal } from '../domain/principal.js';
 import { hashToken, newToken } from '../domain/session-token.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -41,10 +40,10 @@ export function createPersonService({ store, bus, publicUrl, sendMail, logger }:
     await bus.publish({ type: 'accessChanged', accountId: null, userId, sessionIds: ended });
   };
   /** Changes the person's own sign-in and logs it in each of their accounts (users belong to none), in one transaction. */
-  const changeOwn = (userId: string, field: 'password' | 'totp', write: (repos: Repositories) => Promise<unknown>, actor?: AuditActor) =>
+  const changeOwn = (userId: string, field: 'password' | 'totp', write: (repos: Repositories) => Promise<unknown>) =>
     store.transaction(async (repos) => {
       await write(repos);
-      await repos.auditLog.recordPersonChange(userId, { action: 'update', resourceType: 'person', resourceId: userId, fields: [field] }, actor);
+      await repos.auditLog.recordPersonChange(userId, { action: 'update', resourceType: 'person', resourceId: userId, fields: [field] });
     });
   const check = (password: string, key: string) => {
     const [issue] = passwordIssues(password, key);

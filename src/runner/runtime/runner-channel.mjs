@@ -18,13 +18,8 @@ export function readJob() {
   const chunks = [];
   const buffer = Buffer.alloc(64 * 1024);
   for (;;) {
-    let n;
-    try {
-      n = readSync(0, buffer, 0, buffer.length, null);
-    } catch (err) {
-      if (err?.code === 'EAGAIN') continue;
-      throw err;
-    }
+    // A blocking read: the pipe the runner made is in blocking mode until process.stdin is touched.
+    const n = readSync(0, buffer, 0, buffer.length, null);
     if (n === 0) process.exit(RUNNER_GONE);
     const newline = buffer.subarray(0, n).indexOf(10);
     chunks.push(Buffer.from(buffer.subarray(0, newline === -1 ? n : newline)));
